@@ -1,0 +1,35 @@
+# Vigil: incident triage and response on Temporal.
+export GOTOOLCHAIN := local
+GO ?= go
+PKGS := ./...
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## list targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-10s %s\n", $$1, $$2}'
+
+.PHONY: run
+run: ## start a Temporal dev server and Vigil on SQLite under ./data
+	./scripts/dev.sh
+
+.PHONY: build
+build: ## build ./bin/vigil
+	$(GO) build -o bin/vigil ./cmd/vigil
+
+bin/temporal:
+	./scripts/temporal-cli.sh
+
+.PHONY: test
+test: bin/temporal ## run all tests (real Temporal dev server; Postgres when TEST_DATABASE_URL is set)
+	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal $(GO) test -count=1 -timeout 20m $(PKGS)
+
+.PHONY: lint
+lint: ## go vet, gofmt and staticcheck
+	$(GO) vet $(PKGS)
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1)
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@2025.1.1 $(PKGS)
+
+.PHONY: bench
+bench: bin/temporal ## load benchmark: incident create/list vs bare insert and bare StartWorkflow
+	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal $(GO) run ./bench/load $(BENCH_ARGS)

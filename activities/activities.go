@@ -1,0 +1,99 @@
+// Package activities holds every side effect Vigil's workflows perform.
+// Activities are methods on Activities, which carries their dependencies.
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/triage"
+)
+
+// Non-retryable application error types raised by activities.
+const (
+	// ErrTypeNotFound marks a failure caused by a row that does not exist;
+	// retrying cannot help.
+	ErrTypeNotFound = "NotFound"
+)
+
+// Activities carries the dependencies of every activity.
+type Activities struct {
+	Store    *store.Store
+	Analyzer triage.Analyzer
+}
+
+// Evidence is an incident as the analyzer sees it, with its indicators.
+type Evidence struct {
+	Incident   triage.Incident
+	Indicators triage.Indicators
+}
+
+// TriageRecord reports what RecordVerdict stored.
+type TriageRecord struct {
+	TriageID   string
+	DurationMS int64
+}
+
+// ExtractIndicators loads an incident and pulls the observables out of its
+// raw data.
+func (a *Activities) ExtractIndicators(ctx context.Context, incidentID string) (Evidence, error) {
+	inc, err := a.Store.GetIncident(ctx, incidentID)
+	if err != nil {
+		return Evidence{}, permanentIfNotFound(fmt.Errorf("load incident %s: %w", incidentID, err))
+	}
+	view := triage.Incident{
+		IncidentType: inc.IncidentType,
+		Severity:     inc.Severity,
+		Source:       inc.Source,
+		RawData:      inc.RawData.V,
+	}
+	return Evidence{Incident: view, Indicators: triage.ExtractIndicators(view.RawData)}, nil
+}
+
+// AnalyzeIncident asks the analyzer for a verdict and recommended actions.
+func (a *Activities) AnalyzeIncident(ctx context.Context, ev Evidence) (triage.Analysis, error) {
+	analysis, err := a.Analyzer.Analyze(ctx, ev.Incident, ev.Indicators)
+	if err != nil {
+		return triage.Analysis{}, fmt.Errorf("analyze incident: %w", err)
+	}
+	return analysis, nil
+}
+
+// RecordVerdict stores the analysis on the triage record and the incident.
+// Retries are safe: the store ignores a second completion of one triage.
+func (a *Activities) RecordVerdict(ctx context.Context, triageID string, ind triage.Indicators, an triage.Analysis) (TriageRecord, error) {
+	t, err := a.Store.CompleteTriage(ctx, triageID, store.TriageOutcome{
+		Verdict: store.Verdict{
+			Classification: an.Verdict.Classification,
+			Confidence:     an.Verdict.Confidence,
+			Category:       an.Verdict.Category,
+			Reasoning:      an.Verdict.Reasoning,
+		},
+		RecommendedActions: an.RecommendedActions,
+		Indicators: map[string][]string{
+			"urls": ind.URLs, "domains": ind.Domains, "ips": ind.IPs,
+			"hashes": ind.Hashes, "emails": ind.Emails,
+		},
+		Analyzer: an.Analyzer,
+	})
+	if err != nil {
+		return TriageRecord{}, permanentIfNotFound(err)
+	}
+	return TriageRecord{TriageID: t.ID, DurationMS: t.DurationMS}, nil
+}
+
+// FailTriage records why a triage run ended without a verdict.
+func (a *Activities) FailTriage(ctx context.Context, triageID, reason string) error {
+	return a.Store.FailTriage(ctx, triageID, reason)
+}
+
+func permanentIfNotFound(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeNotFound, err)
+	}
+	return err
+}

@@ -1,0 +1,194 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/vigil-soc/vigil/api"
+	"github.com/vigil-soc/vigil/app"
+	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/store"
+)
+
+// One Temporal dev server, database and worker serve every test in this
+// package; tests keep apart by creating their own users and incidents.
+var (
+	env struct {
+		store    *store.Store
+		temporal client.Client
+		router   *api.Router
+		server   *httptest.Server
+		adminKey string
+	}
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "vigil-api-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	st, cleanup, err := testenv.NewStore(ctx, dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "store:", err)
+		return 1
+	}
+	defer cleanup()
+	tmp, err := testenv.StartTemporal(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "temporal:", err)
+		return 1
+	}
+	defer tmp.Stop()
+	w := app.NewWorker(tmp.Client, st, 10*time.Second)
+	if err := w.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		return 1
+	}
+	defer w.Stop()
+
+	env.store, env.temporal = st, tmp.Client
+	env.adminKey = "test-admin-key-0123456789"
+	if _, err := st.BootstrapAdmin(ctx, env.adminKey); err != nil {
+		fmt.Fprintln(os.Stderr, "bootstrap:", err)
+		return 1
+	}
+	env.router = newRouter(tmp.Client, 20*time.Second)
+	env.server = httptest.NewServer(env.router)
+	defer env.server.Close()
+	return m.Run()
+}
+
+func newRouter(tc client.Client, triageWait time.Duration) *api.Router {
+	return api.NewRouter(api.Options{
+		Store: env.store, Temporal: tc, Log: testenv.Logger(), Version: "test",
+		TriageWait: triageWait,
+	})
+}
+
+// response is a decoded API answer.
+type response struct {
+	Status int
+	Header http.Header
+	Body   map[string]any
+	Raw    []byte
+}
+
+func (r response) data() map[string]any {
+	d, _ := r.Body["data"].(map[string]any)
+	return d
+}
+
+func (r response) errCode() string {
+	e, _ := r.Body["error"].(map[string]any)
+	code, _ := e["code"].(string)
+	return code
+}
+
+func (r response) errDetails() map[string]any {
+	e, _ := r.Body["error"].(map[string]any)
+	d, _ := e["details"].(map[string]any)
+	return d
+}
+
+// call sends a request to the test server; body may be nil, a string (sent
+// as is) or any value (sent as JSON).
+func call(t *testing.T, method, path, key string, body any) response {
+	t.Helper()
+	return callURL(t, env.server.URL, method, path, key, body)
+}
+
+func callURL(t *testing.T, base, method, path, key string, body any) response {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = bytes.NewBufferString(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, base+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := response{Status: res.StatusCode, Header: res.Header, Raw: raw}
+	if len(raw) > 0 && raw[0] == '{' {
+		if err := json.Unmarshal(raw, &out.Body); err != nil {
+			t.Fatalf("%s %s: response is not JSON: %s", method, path, raw)
+		}
+	}
+	return out
+}
+
+func expectStatus(t *testing.T, r response, want int) {
+	t.Helper()
+	if r.Status != want {
+		t.Fatalf("status %d, want %d; body %s", r.Status, want, r.Raw)
+	}
+}
+
+var userSeq int
+
+// keyFor creates a user of the given role and returns a fresh API key.
+func keyFor(t *testing.T, role string) string {
+	t.Helper()
+	userSeq++
+	name := fmt.Sprintf("%s-%s-%d-%d", role, t.Name(), userSeq, time.Now().UnixNano())
+	u, err := env.store.CreateUser(context.Background(), store.NewUser{
+		Username: name, Email: name + "@example.com", Role: role,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, key, err := env.store.CreateAPIKey(context.Background(), u.ID, "test", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+// createIncident posts an incident and returns its data.
+func createIncident(t *testing.T, key string, body map[string]any) map[string]any {
+	t.Helper()
+	r := call(t, http.MethodPost, "/api/incidents", key, body)
+	expectStatus(t, r, http.StatusCreated)
+	return r.data()
+}

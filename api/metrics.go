@@ -1,0 +1,58 @@
+package api
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// unmatchedPath labels requests that matched no route, so hostile URLs
+// cannot blow up metric cardinality.
+const unmatchedPath = "unmatched"
+
+type httpMetrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	inFlight prometheus.Gauge
+}
+
+func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
+	m := &httpMetrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "http_requests_total",
+			Help: "HTTP requests served, by method, route template and status.",
+		}, []string{"method", "path", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "http_request_duration_seconds",
+			Help:    "HTTP request latency by method and route template.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"method", "path"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "http_requests_in_flight",
+			Help: "HTTP requests being served.",
+		}),
+	}
+	reg.MustRegister(m.requests, m.duration, m.inFlight)
+	return m
+}
+
+func (m *httpMetrics) middleware(c *gin.Context) {
+	start := time.Now()
+	m.inFlight.Inc()
+	defer m.inFlight.Dec()
+	c.Next()
+	path := c.FullPath()
+	if path == "" {
+		path = unmatchedPath
+	}
+	m.requests.WithLabelValues(c.Request.Method, path, strconv.Itoa(c.Writer.Status())).Inc()
+	m.duration.WithLabelValues(c.Request.Method, path).Observe(time.Since(start).Seconds())
+}
+
+func (s *server) metricsHandler() gin.HandlerFunc {
+	h := promhttp.HandlerFor(s.opts.Gatherer, promhttp.HandlerOpts{})
+	return gin.WrapH(h)
+}

@@ -1,0 +1,114 @@
+// Package app assembles Vigil from its configuration: the store, the
+// Temporal client and worker, and the HTTP server.
+package app
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is every setting Vigil reads, from the environment or flags.
+type Config struct {
+	HTTPAddr          string        // VIGIL_HTTP_ADDR
+	DatabaseURL       string        // DATABASE_URL; empty: SQLite ./data/vigil.db
+	TemporalAddress   string        // TEMPORAL_ADDRESS
+	TemporalNamespace string        // TEMPORAL_NAMESPACE
+	BootstrapAdminKey string        // VIGIL_BOOTSTRAP_ADMIN_KEY
+	LogFormat         string        // VIGIL_LOG_FORMAT: text or json
+	LogLevel          string        // VIGIL_LOG_LEVEL: debug, info, warn, error
+	MaxBodyBytes      int64         // VIGIL_MAX_BODY_BYTES
+	TriageWait        time.Duration // VIGIL_TRIAGE_WAIT
+	ShutdownTimeout   time.Duration // VIGIL_SHUTDOWN_TIMEOUT
+	AutoMigrate       bool          // VIGIL_AUTO_MIGRATE
+}
+
+// ConfigFromEnv reads the configuration from the environment, with defaults
+// for anything unset.
+func ConfigFromEnv() (Config, error) {
+	c := Config{
+		HTTPAddr:          envOr("VIGIL_HTTP_ADDR", "127.0.0.1:8080"),
+		DatabaseURL:       os.Getenv("DATABASE_URL"),
+		TemporalAddress:   envOr("TEMPORAL_ADDRESS", "127.0.0.1:7233"),
+		TemporalNamespace: envOr("TEMPORAL_NAMESPACE", "default"),
+		BootstrapAdminKey: os.Getenv("VIGIL_BOOTSTRAP_ADMIN_KEY"),
+		LogFormat:         envOr("VIGIL_LOG_FORMAT", "text"),
+		LogLevel:          envOr("VIGIL_LOG_LEVEL", "info"),
+	}
+	var err error
+	if c.MaxBodyBytes, err = envInt("VIGIL_MAX_BODY_BYTES", 1<<20); err != nil {
+		return c, err
+	}
+	if c.TriageWait, err = envDuration("VIGIL_TRIAGE_WAIT", 10*time.Second); err != nil {
+		return c, err
+	}
+	if c.ShutdownTimeout, err = envDuration("VIGIL_SHUTDOWN_TIMEOUT", 30*time.Second); err != nil {
+		return c, err
+	}
+	if c.AutoMigrate, err = envBool("VIGIL_AUTO_MIGRATE", true); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// NewLogger builds the process logger: text for people, JSON for machines.
+func (c Config) NewLogger() (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return nil, fmt.Errorf("VIGIL_LOG_LEVEL: %w", err)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch strings.ToLower(c.LogFormat) {
+	case "json":
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts)), nil
+	case "text", "":
+		return slog.New(slog.NewTextHandler(os.Stderr, opts)), nil
+	}
+	return nil, fmt.Errorf("VIGIL_LOG_FORMAT must be text or json, not %q", c.LogFormat)
+}
+
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func envInt(name string, def int64) (int64, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s must be a positive integer, not %q", name, v)
+	}
+	return n, nil
+}
+
+func envDuration(name string, def time.Duration) (time.Duration, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s must be a positive duration such as 10s, not %q", name, v)
+	}
+	return d, nil
+}
+
+func envBool(name string, def bool) (bool, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s must be true or false, not %q", name, v)
+	}
+	return b, nil
+}

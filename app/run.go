@@ -1,0 +1,165 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/vigil-soc/vigil/activities"
+	"github.com/vigil-soc/vigil/api"
+	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/triage"
+	"github.com/vigil-soc/vigil/workflows"
+)
+
+// Version is the running build's version, set at link time.
+var Version = "0.1.0-dev"
+
+// Mode selects which parts of Vigil a process runs.
+type Mode string
+
+// Process modes.
+const (
+	ModeServe  Mode = "serve"  // API and worker in one process
+	ModeAPI    Mode = "api"    // HTTP API only
+	ModeWorker Mode = "worker" // Temporal worker only
+)
+
+// OpenStore opens the database and applies pending migrations when asked.
+func OpenStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store, error) {
+	st, err := store.Open(ctx, cfg.DatabaseURL, log)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.AutoMigrate {
+		applied, err := st.Migrate(ctx)
+		if err != nil {
+			_ = st.Close()
+			return nil, err
+		}
+		if len(applied) > 0 {
+			log.Info("database migrated", "applied_versions", applied)
+		}
+	}
+	return st, nil
+}
+
+// DialTemporal connects to Temporal, retrying until it answers or ctx ends,
+// so Vigil can start while the server is still coming up.
+func DialTemporal(ctx context.Context, cfg Config, log *slog.Logger) (client.Client, error) {
+	opts := client.Options{
+		HostPort:  cfg.TemporalAddress,
+		Namespace: cfg.TemporalNamespace,
+		Logger:    tlog.NewStructuredLogger(log),
+	}
+	delay := 250 * time.Millisecond
+	for {
+		c, err := client.DialContext(ctx, opts)
+		if err == nil {
+			return c, nil
+		}
+		log.Warn("temporal not reachable yet", "address", cfg.TemporalAddress, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("connect to temporal at %s: %w", cfg.TemporalAddress, err)
+		case <-time.After(delay):
+		}
+		delay = min(delay*2, 5*time.Second)
+	}
+}
+
+// NewWorker builds a worker with every workflow and activity registered.
+func NewWorker(c client.Client, st *store.Store, stopTimeout time.Duration) worker.Worker {
+	w := worker.New(c, workflows.TaskQueue, worker.Options{WorkerStopTimeout: stopTimeout})
+	w.RegisterWorkflow(workflows.Triage)
+	w.RegisterActivity(&activities.Activities{Store: st, Analyzer: triage.NewRuleAnalyzer()})
+	return w
+}
+
+// Run starts the parts of Vigil that mode selects and blocks until ctx is
+// cancelled; then it drains in-flight HTTP requests and lets the worker
+// finish its current tasks before returning.
+func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
+	st, err := OpenStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if cfg.BootstrapAdminKey != "" {
+		revoked, err := st.BootstrapAdmin(ctx, cfg.BootstrapAdminKey)
+		if err != nil {
+			return fmt.Errorf("bootstrap admin: %w", err)
+		}
+		if revoked {
+			log.Warn("VIGIL_BOOTSTRAP_ADMIN_KEY was revoked and stays revoked; set a new key")
+		}
+	}
+	tc, err := DialTemporal(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+
+	var w worker.Worker
+	if mode == ModeServe || mode == ModeWorker {
+		w = NewWorker(tc, st, cfg.ShutdownTimeout)
+		if err := w.Start(); err != nil {
+			return fmt.Errorf("start worker: %w", err)
+		}
+		log.Info("worker started", "task_queue", workflows.TaskQueue, "namespace", cfg.TemporalNamespace)
+		// Stop waits for running activities up to WorkerStopTimeout.
+		defer w.Stop()
+	}
+	if mode == ModeWorker {
+		<-ctx.Done()
+		log.Info("shutting down worker")
+		return nil
+	}
+	return serveHTTP(ctx, cfg, st, tc, log)
+}
+
+func serveHTTP(ctx context.Context, cfg Config, st *store.Store, tc client.Client, log *slog.Logger) error {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	router := api.NewRouter(api.Options{
+		Store: st, Temporal: tc, Log: log, Version: Version,
+		MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait,
+		Registerer: reg, Gatherer: reg,
+	})
+	srv := &http.Server{
+		Handler:           router,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
+	}
+	log.Info("api listening", "url", "http://"+ln.Addr().String(), "version", Version)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining in-flight requests", "timeout", cfg.ShutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("drain http server: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,195 @@
+// Package testenv starts the real dependencies integration tests run
+// against: a Temporal dev server and a database (PostgreSQL when
+// TEST_DATABASE_URL is set, a SQLite file otherwise).
+package testenv
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/testsuite"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+
+	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/workflows"
+)
+
+// Logger returns a logger that discards output unless VIGIL_TEST_LOG is set.
+func Logger() *slog.Logger {
+	if os.Getenv("VIGIL_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// TemporalBinary finds the Temporal CLI: VIGIL_TEMPORAL_BIN, or bin/temporal
+// in the module root.
+func TemporalBinary() (string, error) {
+	if p := os.Getenv("VIGIL_TEMPORAL_BIN"); p != "" {
+		return p, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			p := filepath.Join(dir, "bin", "temporal")
+			if _, err := os.Stat(p); err != nil {
+				return "", fmt.Errorf("temporal CLI not found at %s: run `make test` or scripts/temporal-cli.sh", p)
+			}
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("module root not found")
+		}
+		dir = parent
+	}
+}
+
+// DevServerArgs are the start-dev flags Vigil needs: its search attributes
+// and a fast task hand-off.
+func DevServerArgs() []string {
+	args := []string{"--dynamic-config-value", "history.transferProcessorMaxPollRPS=1000"}
+	for _, sa := range workflows.SearchAttributeNames {
+		args = append(args, "--search-attribute", sa+"=Keyword")
+	}
+	return args
+}
+
+// Temporal is a running dev server and a client connected to it.
+type Temporal struct {
+	Server *testsuite.DevServer
+	Client client.Client
+}
+
+// StartTemporal starts a dev server on a free port. Call Stop when done.
+func StartTemporal(ctx context.Context) (*Temporal, error) {
+	bin, err := TemporalBinary()
+	if err != nil {
+		return nil, err
+	}
+	srv, err := testsuite.StartDevServer(ctx, testsuite.DevServerOptions{
+		ExistingPath: bin,
+		LogLevel:     "error",
+		Stdout:       io.Discard,
+		ExtraArgs:    DevServerArgs(),
+		ClientOptions: &client.Options{
+			Namespace: "default",
+			Logger:    nopTemporalLogger{},
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start temporal dev server: %w", err)
+	}
+	return &Temporal{Server: srv, Client: srv.Client()}, nil
+}
+
+// Stop shuts the dev server down.
+func (t *Temporal) Stop() {
+	t.Client.Close()
+	_ = t.Server.Stop()
+}
+
+// OpenStore opens a fresh, migrated store for one test: a private schema in
+// TEST_DATABASE_URL's database, or a SQLite file in a temporary directory.
+func OpenStore(t testing.TB) *store.Store {
+	t.Helper()
+	st, cleanup, err := NewStore(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	return st
+}
+
+// NewStore is OpenStore for callers without a testing.TB (TestMain,
+// benchmarks); sqliteDir holds the SQLite file when Postgres is not used.
+func NewStore(ctx context.Context, sqliteDir string) (*store.Store, func(), error) {
+	base := os.Getenv("TEST_DATABASE_URL")
+	if base == "" {
+		st, err := store.Open(ctx, filepath.Join(sqliteDir, "vigil.db"), nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := st.Migrate(ctx); err != nil {
+			return nil, nil, err
+		}
+		return st, func() { _ = st.Close() }, nil
+	}
+	schema := "t_" + randomHex(8)
+	admin, err := gorm.Open(postgres.Open(base), &gorm.Config{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("connect to TEST_DATABASE_URL: %w", err)
+	}
+	adminDB, _ := admin.DB()
+	if err := admin.Exec("CREATE SCHEMA " + schema).Error; err != nil {
+		_ = adminDB.Close()
+		return nil, nil, err
+	}
+	dropSchema := func() {
+		_ = admin.Exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE").Error
+		_ = adminDB.Close()
+	}
+	st, err := store.Open(ctx, withSearchPath(base, schema), nil)
+	if err == nil {
+		_, err = st.Migrate(ctx)
+	}
+	if err != nil {
+		dropSchema()
+		return nil, nil, err
+	}
+	return st, func() { _ = st.Close(); dropSchema() }, nil
+}
+
+func withSearchPath(raw, schema string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Eventually polls cond until it holds or the deadline passes.
+func Eventually(t testing.TB, timeout time.Duration, cond func() bool, msg string, args ...any) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not met within %s: %s", timeout, fmt.Sprintf(msg, args...))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// UsingPostgres reports whether tests run against PostgreSQL.
+func UsingPostgres() bool { return os.Getenv("TEST_DATABASE_URL") != "" }
+
+// nopTemporalLogger keeps the SDK quiet in tests.
+type nopTemporalLogger struct{}
+
+func (nopTemporalLogger) Debug(string, ...any) {}
+func (nopTemporalLogger) Info(string, ...any)  {}
+func (nopTemporalLogger) Warn(string, ...any)  {}
+func (nopTemporalLogger) Error(string, ...any) {}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# make run: starts a Temporal dev server (SQLite under ./data) and then
+# `vigil serve` on SQLite ./data/vigil.db. Ctrl-C stops both; data stays.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+"$root/scripts/temporal-cli.sh"
+mkdir -p data bin
+
+temporal_port=7233
+ui_port=8233
+http_addr="${VIGIL_HTTP_ADDR:-127.0.0.1:8080}"
+
+sa_args=()
+for sa in IncidentNumber Severity IncidentType ActionType PlaybookName; do
+  sa_args+=(--search-attribute "$sa=Keyword")
+done
+
+temporal_pid=""
+vigil_pid=""
+stop() {
+  trap - INT TERM EXIT
+  [ -n "$vigil_pid" ] && kill -TERM "$vigil_pid" 2>/dev/null && wait "$vigil_pid" 2>/dev/null || true
+  [ -n "$temporal_pid" ] && kill -TERM "$temporal_pid" 2>/dev/null && wait "$temporal_pid" 2>/dev/null || true
+  echo "stopped; data kept in ./data"
+}
+trap stop INT TERM EXIT
+
+./bin/temporal server start-dev \
+  --ip 127.0.0.1 --port "$temporal_port" --ui-port "$ui_port" \
+  --db-filename ./data/temporal.db \
+  --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal \
+  --dynamic-config-value history.transferProcessorMaxPollRPS=1000 \
+  --log-level warn \
+  "${sa_args[@]}" > ./data/temporal.log 2>&1 &
+temporal_pid=$!
+
+echo "waiting for Temporal on 127.0.0.1:$temporal_port ..."
+for _ in $(seq 1 120); do
+  if ./bin/temporal operator cluster health --address "127.0.0.1:$temporal_port" >/dev/null 2>&1; then break; fi
+  if ! kill -0 "$temporal_pid" 2>/dev/null; then
+    echo "Temporal dev server exited; see ./data/temporal.log" >&2
+    tail -20 ./data/temporal.log >&2
+    exit 1
+  fi
+  sleep 0.5
+done
+
+GOTOOLCHAIN=local go build -o bin/vigil ./cmd/vigil
+echo
+echo "  Vigil API:        http://$http_addr"
+echo "  Temporal Web UI:  http://127.0.0.1:$ui_port"
+echo "  Press Ctrl-C to stop both."
+echo
+DATABASE_URL="${DATABASE_URL:-./data/vigil.db}" TEMPORAL_ADDRESS="127.0.0.1:$temporal_port" \
+  VIGIL_HTTP_ADDR="$http_addr" ./bin/vigil serve &
+vigil_pid=$!
+wait "$vigil_pid"

@@ -1,0 +1,245 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// NewIncident holds what a caller supplies to create an incident.
+type NewIncident struct {
+	IncidentType string
+	Source       string
+	Severity     string
+	Description  string
+	Assignee     string
+	RawData      map[string]any
+	CreatedBy    string
+}
+
+// FormatIncidentNumber renders INC-<year>-<sequence> with at least four digits.
+func FormatIncidentNumber(year int, seq int64) string {
+	return fmt.Sprintf("INC-%d-%04d", year, seq)
+}
+
+// CreateIncident allocates the next number of the current UTC year and
+// inserts the incident in the same transaction, so numbers are unique and
+// gap-free even under concurrent creation.
+func (s *Store) CreateIncident(ctx context.Context, in NewIncident) (*Incident, error) {
+	now := Now()
+	raw := in.RawData
+	if raw == nil {
+		raw = map[string]any{}
+	}
+	inc := &Incident{
+		ID:                 uuid.NewString(),
+		NumberYear:         now.Year(),
+		IncidentType:       in.IncidentType,
+		Severity:           in.Severity,
+		SeverityRank:       SeverityRank(in.Severity),
+		Status:             StatusOpen,
+		Source:             in.Source,
+		Description:        in.Description,
+		Assignee:           in.Assignee,
+		RawData:            NewJSON(raw),
+		RecommendedActions: NewJSON([]string{}),
+		CreatedBy:          in.CreatedBy,
+		CreatedAt:          now,
+		UpdatedAt:          now,
+	}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		seq, err := nextIncidentSeq(tx, inc.NumberYear)
+		if err != nil {
+			return err
+		}
+		inc.NumberSeq = seq
+		inc.IncidentNumber = FormatIncidentNumber(inc.NumberYear, seq)
+		return tx.Create(inc).Error
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create incident: %w", translate(err))
+	}
+	return inc, nil
+}
+
+// nextIncidentSeq increments the year's counter. The upsert takes the row
+// lock that concurrent creators queue on until this transaction ends.
+func nextIncidentSeq(tx *gorm.DB, year int) (int64, error) {
+	var seq int64
+	err := tx.Raw(`INSERT INTO incident_counters (year, last_seq) VALUES (?, 1)
+		ON CONFLICT (year) DO UPDATE SET last_seq = incident_counters.last_seq + 1
+		RETURNING last_seq`, year).Scan(&seq).Error
+	if err != nil {
+		return 0, fmt.Errorf("allocate incident number: %w", err)
+	}
+	return seq, nil
+}
+
+// GetIncident reads one incident with all its fields.
+func (s *Store) GetIncident(ctx context.Context, id string) (*Incident, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	var inc Incident
+	if err := s.db.WithContext(ctx).Take(&inc, "id = ?", id).Error; err != nil {
+		return nil, translate(err)
+	}
+	return &inc, nil
+}
+
+// IncidentFilter selects and orders a page of incidents. Zero values mean
+// "no filter"; Sort is a column name from IncidentSortFields, with a leading
+// "-" for descending.
+type IncidentFilter struct {
+	Status        string
+	Severity      string
+	Type          string
+	CreatedAfter  *time.Time
+	CreatedBefore *time.Time
+	Sort          string
+	Page          int
+	PerPage       int
+}
+
+// IncidentSortFields maps the sort names the API accepts to columns.
+var IncidentSortFields = map[string]string{
+	"created_at":      "created_at",
+	"updated_at":      "updated_at",
+	"severity":        "severity_rank",
+	"status":          "status",
+	"incident_type":   "incident_type",
+	"incident_number": "number_year %s, number_seq",
+	"triaged_at":      "triaged_at",
+}
+
+// listColumns are the fields a list row carries; raw data stays behind.
+var listColumns = []string{
+	"id", "incident_number", "incident_type", "severity", "status", "source",
+	"created_at", "updated_at", "triaged_at",
+}
+
+// ListIncidents returns one page of incidents and the total matching count.
+func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident, int64, error) {
+	// A new session per query: GORM statements are not reusable after Count.
+	q := s.db.WithContext(ctx).Model(&Incident{}).Session(&gorm.Session{})
+	if f.Status != "" {
+		q = q.Where("status = ?", f.Status)
+	}
+	if f.Severity != "" {
+		q = q.Where("severity = ?", f.Severity)
+	}
+	if f.Type != "" {
+		q = q.Where("incident_type = ?", f.Type)
+	}
+	if f.CreatedAfter != nil {
+		q = q.Where("created_at > ?", f.CreatedAfter.UTC())
+	}
+	if f.CreatedBefore != nil {
+		q = q.Where("created_at < ?", f.CreatedBefore.UTC())
+	}
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count incidents: %w", err)
+	}
+	order, err := incidentOrder(f.Sort)
+	if err != nil {
+		return nil, 0, err
+	}
+	var rows []Incident
+	err = q.Select(listColumns).
+		Order(order).
+		Limit(f.PerPage).Offset((f.Page - 1) * f.PerPage).
+		Find(&rows).Error
+	if err != nil {
+		return nil, 0, fmt.Errorf("list incidents: %w", err)
+	}
+	return rows, total, nil
+}
+
+// incidentOrder builds an ORDER BY from a whitelisted sort name, with the id
+// as a tie-breaker so pages never overlap.
+func incidentOrder(sort string) (string, error) {
+	if sort == "" {
+		sort = "-created_at"
+	}
+	dir := "ASC"
+	name := sort
+	if strings.HasPrefix(sort, "-") {
+		dir, name = "DESC", sort[1:]
+	}
+	col, ok := IncidentSortFields[name]
+	if !ok {
+		return "", fmt.Errorf("%w: unknown sort field %q", ErrInvalid, name)
+	}
+	if strings.Contains(col, "%s") {
+		col = fmt.Sprintf(col, dir)
+	}
+	return fmt.Sprintf("%s %s, id %s", col, dir, dir), nil
+}
+
+// IncidentUpdate lists the fields a caller may change; nil means unchanged.
+type IncidentUpdate struct {
+	Severity   *string
+	Status     *string
+	Resolution *string
+}
+
+// UpdateIncident applies the non-nil fields and returns the updated row.
+func (s *Store) UpdateIncident(ctx context.Context, id string, u IncidentUpdate) (*Incident, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	changes := map[string]any{"updated_at": Now()}
+	if u.Severity != nil {
+		changes["severity"] = *u.Severity
+		changes["severity_rank"] = SeverityRank(*u.Severity)
+	}
+	if u.Status != nil {
+		changes["status"] = *u.Status
+	}
+	if u.Resolution != nil {
+		changes["resolution"] = *u.Resolution
+	}
+	res := s.db.WithContext(ctx).Model(&Incident{}).Where("id = ?", id).Updates(changes)
+	if res.Error != nil {
+		return nil, fmt.Errorf("update incident: %w", translate(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return nil, ErrNotFound
+	}
+	return s.GetIncident(ctx, id)
+}
+
+// DeleteIncident removes an incident and its triage records.
+func (s *Store) DeleteIncident(ctx context.Context, id string) error {
+	if err := checkID(id); err != nil {
+		return err
+	}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Where("incident_id = ?", id).Delete(&Triage{}).Error; err != nil {
+			return err
+		}
+		res := tx.Where("id = ?", id).Delete(&Incident{})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+	return translate(err)
+}
+
+// checkID answers ErrNotFound for anything that is not a UUID, so a
+// malformed id never reaches the database.
+func checkID(id string) error {
+	if _, err := uuid.Parse(id); err != nil {
+		return ErrNotFound
+	}
+	return nil
+}

@@ -1,0 +1,179 @@
+// Package store is Vigil's system of record: users, API keys, incidents and
+// triage records, on PostgreSQL or on an embedded SQLite file.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/glebarez/sqlite"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// Sentinel errors returned by store methods; callers test them with errors.Is.
+var (
+	// ErrNotFound means the requested row does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict means the write would break a uniqueness rule.
+	ErrConflict = errors.New("conflict")
+	// ErrUnauthenticated means a credential is unknown, revoked, expired or
+	// belongs to a disabled user.
+	ErrUnauthenticated = errors.New("unauthenticated")
+	// ErrInvalid means the request names something the store does not support.
+	ErrInvalid = errors.New("invalid")
+)
+
+// Dialect names the database engine behind a Store.
+type Dialect string
+
+// Supported dialects.
+const (
+	DialectPostgres Dialect = "postgres"
+	DialectSQLite   Dialect = "sqlite"
+)
+
+// DefaultSQLitePath is where the embedded database lives when no URL is given.
+const DefaultSQLitePath = "./data/vigil.db"
+
+// Store wraps the database handle. It is safe for concurrent use.
+type Store struct {
+	db      *gorm.DB
+	dialect Dialect
+}
+
+// Open connects to databaseURL: a postgres:// or postgresql:// URL selects
+// PostgreSQL; an empty string selects the SQLite file DefaultSQLitePath; any
+// other value is taken as a SQLite file path (or "file:" URI).
+func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, error) {
+	cfg := &gorm.Config{
+		Logger:         newGormLogger(log),
+		NowFunc:        Now,
+		TranslateError: true,
+	}
+	var (
+		db      *gorm.DB
+		err     error
+		dialect Dialect
+	)
+	switch {
+	case strings.HasPrefix(databaseURL, "postgres://"), strings.HasPrefix(databaseURL, "postgresql://"):
+		dialect = DialectPostgres
+		db, err = gorm.Open(postgres.Open(databaseURL), cfg)
+	default:
+		dialect = DialectSQLite
+		dsn, derr := sqliteDSN(databaseURL)
+		if derr != nil {
+			return nil, derr
+		}
+		db, err = gorm.Open(sqlite.Open(dsn), cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s database: %w", dialect, err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, fmt.Errorf("database handle: %w", err)
+	}
+	if dialect == DialectPostgres {
+		sqlDB.SetMaxOpenConns(20)
+		sqlDB.SetMaxIdleConns(10)
+	} else {
+		// SQLite has one writer; a small pool keeps WAL readers concurrent
+		// without piling writers up behind the busy timeout.
+		sqlDB.SetMaxOpenConns(4)
+		sqlDB.SetMaxIdleConns(4)
+	}
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	s := &Store{db: db, dialect: dialect}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := s.Ping(pingCtx); err != nil {
+		_ = sqlDB.Close()
+		return nil, fmt.Errorf("reach %s database: %w", dialect, err)
+	}
+	return s, nil
+}
+
+// sqliteDSN turns a path into a DSN with WAL, a busy timeout, immediate
+// write transactions (so concurrent writers queue instead of failing on lock
+// upgrade) and foreign keys on.
+func sqliteDSN(path string) (string, error) {
+	if path == "" {
+		path = DefaultSQLitePath
+	}
+	path = strings.TrimPrefix(path, "sqlite://")
+	if strings.HasPrefix(path, "file:") {
+		return path, nil
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return "", fmt.Errorf("create database directory: %w", err)
+		}
+	}
+	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_txlock=immediate", nil
+}
+
+// Dialect reports which engine the store runs on.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// DB exposes the GORM handle for packages that need raw access (benchmarks, tests).
+func (s *Store) DB() *gorm.DB { return s.db }
+
+// SQL returns the underlying database/sql handle.
+func (s *Store) SQL() (*sql.DB, error) { return s.db.DB() }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.PingContext(ctx)
+}
+
+// Close releases the connection pool.
+func (s *Store) Close() error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.Close()
+}
+
+// Now is the store's clock: UTC, truncated to microseconds so values
+// round-trip identically through PostgreSQL and SQLite.
+func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+// translate maps driver errors onto the package's sentinels.
+func translate(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, gorm.ErrRecordNotFound):
+		return ErrNotFound
+	case errors.Is(err, gorm.ErrDuplicatedKey):
+		return fmt.Errorf("%w: %v", ErrConflict, err)
+	}
+	return err
+}
+
+func newGormLogger(log *slog.Logger) logger.Interface {
+	if log == nil {
+		return logger.Discard
+	}
+	return logger.NewSlogLogger(log, logger.Config{
+		SlowThreshold:             500 * time.Millisecond,
+		IgnoreRecordNotFoundError: true,
+		LogLevel:                  logger.Warn,
+	})
+}

@@ -1,0 +1,165 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// BeginTriage decides, atomically with respect to other triage requests for
+// the incident, whether a new triage run starts:
+//   - a triage already running is returned (started false), so concurrent
+//     requests share one run;
+//   - without force, an incident that already has a verdict returns its
+//     latest completed triage (started false);
+//   - otherwise next is inserted as a running triage (started true).
+func (s *Store) BeginTriage(ctx context.Context, incidentID string, force bool, next *Triage) (t *Triage, started bool, err error) {
+	if err := checkID(incidentID); err != nil {
+		return nil, false, err
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		t, started, err = s.beginTriageOnce(ctx, incidentID, force, next)
+		// Two PostgreSQL transactions can both find nothing running; the
+		// unique index lets one insert and the loser re-reads.
+		if !errors.Is(err, ErrConflict) {
+			return t, started, err
+		}
+	}
+	return nil, false, err
+}
+
+func (s *Store) beginTriageOnce(ctx context.Context, incidentID string, force bool, next *Triage) (*Triage, bool, error) {
+	var (
+		out     *Triage
+		started bool
+	)
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		q := tx
+		if s.dialect == DialectPostgres {
+			// Locking the incident row orders this request after any
+			// triage completion in flight, which updates the same row.
+			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+		}
+		var inc Incident
+		if err := q.Select("id", "triaged_at").Take(&inc, "id = ?", incidentID).Error; err != nil {
+			return err
+		}
+		var existing Triage
+		err := tx.Where("incident_id = ? AND status = ?", incidentID, TriageRunning).Take(&existing).Error
+		if err == nil {
+			out = &existing
+			return nil
+		}
+		if !errors.Is(err, gorm.ErrRecordNotFound) {
+			return err
+		}
+		if !force && inc.TriagedAt != nil {
+			err := tx.Where("incident_id = ? AND status = ?", incidentID, TriageCompleted).
+				Order("started_at DESC").Take(&existing).Error
+			if err == nil {
+				out = &existing
+				return nil
+			}
+			if !errors.Is(err, gorm.ErrRecordNotFound) {
+				return err
+			}
+		}
+		t := *next
+		t.IncidentID = incidentID
+		t.Status = TriageRunning
+		t.StartedAt = Now()
+		t.RecommendedActions = NewJSON([]string{})
+		if err := tx.Create(&t).Error; err != nil {
+			return err
+		}
+		out, started = &t, true
+		return nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("begin triage: %w", translate(err))
+	}
+	return out, started, nil
+}
+
+// GetTriage reads one triage record.
+func (s *Store) GetTriage(ctx context.Context, id string) (*Triage, error) {
+	var t Triage
+	if err := s.db.WithContext(ctx).Take(&t, "id = ?", id).Error; err != nil {
+		return nil, translate(err)
+	}
+	return &t, nil
+}
+
+// TriageOutcome is what a finished analysis writes back.
+type TriageOutcome struct {
+	Verdict            Verdict
+	RecommendedActions []string
+	Indicators         map[string][]string
+	Analyzer           string
+}
+
+// CompleteTriage stores the verdict on the triage record and on its
+// incident in one transaction. It is idempotent: completing an already
+// completed triage returns the stored record unchanged, so an activity retry
+// cannot write twice.
+func (s *Store) CompleteTriage(ctx context.Context, triageID string, out TriageOutcome) (*Triage, error) {
+	var t Triage
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Take(&t, "id = ?", triageID).Error; err != nil {
+			return err
+		}
+		if t.Status == TriageCompleted {
+			return nil
+		}
+		now := Now()
+		actions := out.RecommendedActions
+		if actions == nil {
+			actions = []string{}
+		}
+		verdict := out.Verdict
+		t.Status = TriageCompleted
+		t.Verdict = NewJSON(&verdict)
+		t.RecommendedActions = NewJSON(actions)
+		t.Indicators = NewJSON(out.Indicators)
+		t.Analyzer = out.Analyzer
+		t.CompletedAt = &now
+		t.DurationMS = now.Sub(t.StartedAt).Milliseconds()
+		if err := tx.Save(&t).Error; err != nil {
+			return err
+		}
+		changes := map[string]any{
+			"verdict":             NewJSON(&verdict),
+			"recommended_actions": NewJSON(actions),
+			"triaged_at":          now,
+			"updated_at":          now,
+		}
+		// A resolved incident keeps its status; a fresh verdict on it is
+		// still recorded.
+		res := tx.Model(&Incident{}).Where("id = ?", t.IncidentID).Updates(changes)
+		if res.Error != nil {
+			return res.Error
+		}
+		return tx.Model(&Incident{}).
+			Where("id = ? AND status <> ?", t.IncidentID, StatusResolved).
+			Update("status", StatusTriaged).Error
+	})
+	if err != nil {
+		return nil, fmt.Errorf("complete triage: %w", translate(err))
+	}
+	return &t, nil
+}
+
+// FailTriage marks a running triage as failed with the reason.
+func (s *Store) FailTriage(ctx context.Context, triageID, reason string) error {
+	now := Now()
+	err := s.db.WithContext(ctx).Model(&Triage{}).
+		Where("id = ? AND status = ?", triageID, TriageRunning).
+		Updates(map[string]any{"status": TriageFailed, "error": reason, "completed_at": now}).Error
+	if err != nil {
+		return fmt.Errorf("fail triage: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/store"
+)
+
+func TestBeginTriageSharesRunsAndReusesVerdicts(t *testing.T) {
+	st := testenv.OpenStore(t)
+	ctx := context.Background()
+	inc, err := st.CreateIncident(ctx, newIncident("high"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, started, err := st.BeginTriage(ctx, inc.ID, false, &store.Triage{ID: "11111111-1111-1111-1111-111111111111", WorkflowID: "wf1"})
+	if err != nil || !started || first.Status != store.TriageRunning {
+		t.Fatalf("first begin: started=%v err=%v", started, err)
+	}
+	joined, started, err := st.BeginTriage(ctx, inc.ID, true, &store.Triage{ID: "22222222-2222-2222-2222-222222222222", WorkflowID: "wf2"})
+	if err != nil || started || joined.ID != first.ID {
+		t.Fatalf("a request while one runs must join it, even with force: started=%v id=%v err=%v", started, joined, err)
+	}
+
+	out := store.TriageOutcome{
+		Verdict:            store.Verdict{Classification: "malicious", Confidence: 0.9, Category: "credential_phishing"},
+		RecommendedActions: []string{"quarantine_email"},
+		Analyzer:           "builtin",
+	}
+	done, err := st.CompleteTriage(ctx, first.ID, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Verdict.Classification = "benign"
+	again, err := st.CompleteTriage(ctx, first.ID, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Verdict.V.Classification != "malicious" || !again.CompletedAt.Equal(*done.CompletedAt) {
+		t.Fatal("a repeated completion overwrote the first verdict")
+	}
+	got, err := st.GetIncident(ctx, inc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != store.StatusTriaged || got.TriagedAt == nil || got.Verdict.V == nil ||
+		got.Verdict.V.Classification != "malicious" || got.RecommendedActions.V[0] != "quarantine_email" {
+		t.Fatalf("incident not updated by triage: %+v", got)
+	}
+
+	reused, started, err := st.BeginTriage(ctx, inc.ID, false, &store.Triage{ID: "33333333-3333-3333-3333-333333333333", WorkflowID: "wf3"})
+	if err != nil || started || reused.ID != first.ID || reused.Status != store.TriageCompleted {
+		t.Fatalf("without force a triaged incident must return its verdict: started=%v err=%v", started, err)
+	}
+	forced, started, err := st.BeginTriage(ctx, inc.ID, true, &store.Triage{ID: "44444444-4444-4444-4444-444444444444", WorkflowID: "wf4"})
+	if err != nil || !started || forced.ID == first.ID {
+		t.Fatalf("force must start a new run: started=%v err=%v", started, err)
+	}
+	if err := st.FailTriage(ctx, forced.ID, "analyzer down"); err != nil {
+		t.Fatal(err)
+	}
+	failed, err := st.GetTriage(ctx, forced.ID)
+	if err != nil || failed.Status != store.TriageFailed || failed.Error != "analyzer down" {
+		t.Fatalf("fail triage: %+v %v", failed, err)
+	}
+	if _, _, err := st.BeginTriage(ctx, "00000000-0000-4000-8000-000000000000", false, &store.Triage{ID: "x"}); err == nil {
+		t.Fatal("begin triage on a missing incident succeeded")
+	}
+}
+
+func TestResolvedIncidentKeepsStatusOnTriage(t *testing.T) {
+	st := testenv.OpenStore(t)
+	ctx := context.Background()
+	inc, err := st.CreateIncident(ctx, newIncident("low"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolved := store.StatusResolved
+	if _, err := st.UpdateIncident(ctx, inc.ID, store.IncidentUpdate{Status: &resolved}); err != nil {
+		t.Fatal(err)
+	}
+	tr, _, err := st.BeginTriage(ctx, inc.ID, true, &store.Triage{ID: "55555555-5555-5555-5555-555555555555", WorkflowID: "wf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CompleteTriage(ctx, tr.ID, store.TriageOutcome{Verdict: store.Verdict{Classification: "benign"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := st.GetIncident(ctx, inc.ID)
+	if got.Status != store.StatusResolved || got.TriagedAt == nil {
+		t.Fatalf("resolved incident after triage: status %s triaged_at %v", got.Status, got.TriagedAt)
+	}
+}

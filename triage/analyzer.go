@@ -1,0 +1,233 @@
+package triage
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// RuleAnalyzer is the built-in, deterministic analyzer. It scores weighted
+// evidence signals per incident type and explains every signal that fired.
+// The zero value is ready to use.
+type RuleAnalyzer struct{}
+
+// NewRuleAnalyzer returns a RuleAnalyzer.
+func NewRuleAnalyzer() RuleAnalyzer { return RuleAnalyzer{} }
+
+var _ Analyzer = RuleAnalyzer{}
+
+// Incident kinds the rule analyzer dispatches on.
+const (
+	kindPhishing = "phishing"
+	kindMalware  = "malware"
+	kindLogin    = "suspicious_login"
+	kindGeneric  = "generic"
+)
+
+// Analyze classifies inc. If ind is entirely empty the indicators are
+// extracted from inc.RawData, so callers that skipped extraction still get
+// link- and hash-based signals. The only error is a cancelled context.
+func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (Analysis, error) {
+	if err := ctx.Err(); err != nil {
+		return Analysis{}, err
+	}
+	if indicatorCount(ind) == 0 {
+		ind = ExtractIndicators(inc.RawData)
+	}
+	var a Analysis
+	switch incidentKind(inc.IncidentType) {
+	case kindPhishing:
+		a = analyzePhishing(ind, newDoc(inc.RawData))
+	case kindMalware:
+		a = analyzeMalware(inc, ind, newDoc(inc.RawData))
+	case kindLogin:
+		a = analyzeLogin(inc.RawData)
+	default:
+		a = analyzeGeneric(inc, ind)
+	}
+	if a.RecommendedActions == nil {
+		a.RecommendedActions = []string{}
+	}
+	a.Analyzer = BuiltinAnalyzerName
+	return a, nil
+}
+
+// incidentKind folds case and separators so "Suspicious Login",
+// "suspicious_login" and "SUSPICIOUS-LOGIN" dispatch identically.
+func incidentKind(t string) string {
+	switch normKey(t) {
+	case "phishing", "phish", "phishingemail", "emailphishing", "reportedphish", "reportedphishing":
+		return kindPhishing
+	case "malware", "malwaredetection", "ransomware", "edrdetection", "endpointdetection":
+		return kindMalware
+	case "suspiciouslogin", "suspicioussignin", "suspiciouslogon", "suspiciousauthentication", "riskysignin":
+		return kindLogin
+	}
+	return kindGeneric
+}
+
+func indicatorCount(ind Indicators) int {
+	return len(ind.URLs) + len(ind.Domains) + len(ind.IPs) + len(ind.Hashes) + len(ind.Emails)
+}
+
+// signal is one piece of evidence. Positive weights point towards malicious,
+// negative weights towards benign.
+type signal struct {
+	weight float64
+	text   string
+}
+
+// evidence accumulates signals in the order the rules are evaluated. Rules
+// run in a fixed order, which is what makes the reasoning text reproducible.
+type evidence struct {
+	label   string
+	signals []signal
+}
+
+func (ev *evidence) add(weight float64, format string, args ...any) {
+	ev.signals = append(ev.signals, signal{weight: weight, text: fmt.Sprintf(format, args...)})
+}
+
+// score sums the weights, rounded so that threshold comparisons are not at the
+// mercy of binary floating-point noise (0.1+0.2 style).
+func (ev *evidence) score() float64 {
+	var s float64
+	for _, sg := range ev.signals {
+		s += sg.weight
+	}
+	return round2(s)
+}
+
+// strongest returns the largest positive weight, used to stop a pile of
+// benign context from hiding one serious red flag.
+func (ev *evidence) strongest() float64 {
+	var m float64
+	for _, sg := range ev.signals {
+		if sg.weight > m {
+			m = sg.weight
+		}
+	}
+	return m
+}
+
+func (ev *evidence) reasoning(class string) string {
+	var b strings.Builder
+	b.WriteString(ev.label)
+	b.WriteString(" analysis: ")
+	if len(ev.signals) == 0 {
+		b.WriteString("no signals fired. ")
+	}
+	for _, sg := range ev.signals {
+		text := sg.text
+		if text != "" {
+			text = strings.ToUpper(text[:1]) + text[1:]
+		}
+		fmt.Fprintf(&b, "%s (%+.2f). ", text, sg.weight)
+	}
+	fmt.Fprintf(&b, "Net score %.2f: %s.", ev.score(), class)
+	return b.String()
+}
+
+// thresholds map a net score to a classification. A benign verdict also
+// requires that no single positive signal reaches maxPositiveForBenign.
+type thresholds struct {
+	malicious            float64
+	suspicious           float64
+	benign               float64 // negative
+	maxPositiveForBenign float64
+}
+
+func (t thresholds) classify(ev *evidence) string {
+	s := ev.score()
+	switch {
+	case s >= t.malicious:
+		return ClassMalicious
+	case s >= t.suspicious:
+		return ClassSuspicious
+	case s <= t.benign && ev.strongest() < t.maxPositiveForBenign:
+		return ClassBenign
+	}
+	return ClassUnknown
+}
+
+// confidence grows with the distance of the score from the undecided middle.
+// The constants are chosen so that a typical two-strong-signal malicious case
+// lands around 0.85-0.9 and a lone weak signal stays near 0.5.
+func confidence(class string, score float64) float64 {
+	var c float64
+	switch class {
+	case ClassMalicious:
+		c = 0.45 + 0.5*score
+	case ClassSuspicious:
+		c = 0.40 + 0.5*score
+	case ClassBenign:
+		c = 0.55 - 0.5*score
+	default:
+		// "Unknown" is never acted on automatically; its confidence only
+		// says how little the evidence pulled in either direction.
+		c = 0.30 - 0.5*math.Abs(score)
+	}
+	return round2(math.Min(0.99, math.Max(0.05, c)))
+}
+
+func round2(f float64) float64 { return math.Round(f*100) / 100 }
+
+// actions returns the known action names among names, deduplicated, in the
+// canonical order of KnownActions, and never nil.
+func actions(names ...string) []string {
+	want := setOf(names...)
+	out := []string{}
+	for _, a := range actionOrder {
+		if want[a] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func buildAnalysis(ev *evidence, class, category string, recommended []string) Analysis {
+	return Analysis{
+		Verdict: Verdict{
+			Classification: class,
+			Confidence:     confidence(class, ev.score()),
+			Category:       category,
+			Reasoning:      ev.reasoning(class),
+		},
+		RecommendedActions: actions(recommended...),
+	}
+}
+
+// severityRank maps the usual severity words to 0 (informational) .. 4
+// (critical); -1 means unknown.
+func severityRank(s string) int {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "informational", "info", "none":
+		return 0
+	case "low":
+		return 1
+	case "medium", "moderate", "med":
+		return 2
+	case "high":
+		return 3
+	case "critical", "severe":
+		return 4
+	}
+	return -1
+}
+
+// incidentSeverity prefers the normalised incident severity and falls back to
+// a severity word found in the payload.
+func incidentSeverity(inc Incident, d *doc) (string, int) {
+	if r := severityRank(inc.Severity); r >= 0 {
+		return strings.ToLower(strings.TrimSpace(inc.Severity)), r
+	}
+	if d != nil {
+		for _, s := range d.strs("severity", "severityname", "threatseverity", "alertseverity") {
+			if r := severityRank(s); r >= 0 {
+				return strings.ToLower(strings.TrimSpace(s)), r
+			}
+		}
+	}
+	return "", -1
+}

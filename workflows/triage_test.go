@@ -1,0 +1,78 @@
+package workflows_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/vigil-soc/vigil/activities"
+	"github.com/vigil-soc/vigil/triage"
+	"github.com/vigil-soc/vigil/workflows"
+)
+
+func TestTriageWorkflowRunsStepsInOrder(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	var acts *activities.Activities
+	env.RegisterActivity(acts)
+
+	ev := activities.Evidence{
+		Incident:   triage.Incident{IncidentType: "phishing"},
+		Indicators: triage.Indicators{Domains: []string{"micros0ft-support.com"}},
+	}
+	analysis := triage.Analysis{
+		Verdict:            triage.Verdict{Classification: "malicious", Confidence: 0.93},
+		RecommendedActions: []string{"quarantine_email"},
+		Analyzer:           "builtin",
+	}
+	env.OnActivity(acts.ExtractIndicators, mock.Anything, "inc-1").Return(ev, nil).Once()
+	env.OnActivity(acts.AnalyzeIncident, mock.Anything, ev).Return(analysis, nil).Once()
+	env.OnActivity(acts.RecordVerdict, mock.Anything, "tri-1", ev.Indicators, analysis).
+		Return(activities.TriageRecord{TriageID: "tri-1", DurationMS: 42}, nil).Once()
+
+	env.ExecuteWorkflow(workflows.Triage, workflows.TriageInput{IncidentID: "inc-1", TriageID: "tri-1"})
+	if !env.IsWorkflowCompleted() {
+		t.Fatal("workflow did not complete")
+	}
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var res workflows.TriageResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict.Classification != "malicious" || res.DurationMS != 42 || res.TriageID != "tri-1" {
+		t.Fatalf("result %+v", res)
+	}
+	env.AssertExpectations(t)
+}
+
+func TestTriageWorkflowRecordsFailure(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	var acts *activities.Activities
+	env.RegisterActivity(acts)
+	notFound := temporal.NewNonRetryableApplicationError("load incident: not found", activities.ErrTypeNotFound, errors.New("not found"))
+	env.OnActivity(acts.ExtractIndicators, mock.Anything, "gone").Return(activities.Evidence{}, notFound).Once()
+	var reason string
+	env.OnActivity(acts.FailTriage, mock.Anything, "tri-2", mock.Anything).
+		Run(func(args mock.Arguments) { reason = args.String(2) }).Return(nil).Once()
+
+	env.ExecuteWorkflow(workflows.Triage, workflows.TriageInput{IncidentID: "gone", TriageID: "tri-2"})
+	if env.GetWorkflowError() == nil {
+		t.Fatal("workflow succeeded without an incident")
+	}
+	if reason == "" {
+		t.Fatal("failure reason not recorded")
+	}
+	env.AssertExpectations(t)
+}
+
+func TestTriageWorkflowID(t *testing.T) {
+	if got := workflows.TriageWorkflowID("i", "t"); got != "triage/i/t" {
+		t.Fatalf("TriageWorkflowID = %q", got)
+	}
+}
