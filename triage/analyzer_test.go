@@ -145,6 +145,13 @@ func TestRuleAnalyzer(t *testing.T) {
 			payload: loginMFAPassedOnly, class: ClassBenign, wantActions: []string{},
 		},
 		{
+			name: "failed login with denied MFA is not a compromise", incidentType: "suspicious_login",
+			payload:     `{"user": "kate@contoso.com", "src_ip": "203.0.113.9", "new_device": true, "mfa": {"result": "denied"}, "status": "failure"}`,
+			class:       ClassUnknown,
+			wantActions: []string{ActionCreateTicket},
+			reasonHas:   []string{"did not succeed"},
+		},
+		{
 			name: "password guessing from unusual country", incidentType: "suspicious_login",
 			payload: loginBruteForce, class: ClassSuspicious, category: "brute_force",
 			wantActions: []string{ActionCreateTicket}, reasonHas: []string{"37 failed attempts", "RU is not among"},

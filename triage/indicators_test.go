@@ -84,6 +84,11 @@ func TestExtractIndicators(t *testing.T) {
 			},
 		},
 		{
+			name:    "non-LDH host keeps the URL but yields no domain",
+			payload: `{"url": "http://bad_host.example.com/x", "note": "my_var.field"}`,
+			want:    Indicators{URLs: []string{"http://bad_host.example.com/x"}},
+		},
+		{
 			name:    "code identifiers are not domains",
 			payload: `{"CommandLine": "powershell -c [System.Net.WebClient]::new(); os.path.join(a) $env.TEMP"}`,
 			want:    Indicators{},

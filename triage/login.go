@@ -101,7 +101,7 @@ func analyzeLogin(raw map[string]any) Analysis {
 
 	// Privilege raises impact rather than likelihood, so it only adds weight
 	// when something suspicious already fired.
-	if ev.score() > 0 {
+	if ev.strongest() > 0 {
 		if why := privileged(cur); why != "" {
 			ev.add(0.10, "the account is privileged (%s), raising the impact of a compromise", why)
 		}
@@ -216,7 +216,15 @@ func loginSucceeded(cur *doc) bool {
 	if v, ok := cur.boolean("success", "loginsuccess", "succeeded", "issuccess"); ok {
 		return v
 	}
-	for _, v := range cur.values(outcomeKeys...) {
+	// A bare "result" or "status" is only trusted at the top level; nested
+	// ones usually describe a step such as the MFA prompt, not the login.
+	candidates := cur.values(outcomeKeys...)
+	for _, e := range cur.entries {
+		if e.depth == 1 && (e.key == "result" || e.key == "status") {
+			candidates = append(candidates, e.val)
+		}
+	}
+	for _, v := range candidates {
 		s, _ := v.(string)
 		if m, ok := v.(map[string]any); ok {
 			s = newDoc(m).str("result", "status")
@@ -293,6 +301,9 @@ func privileged(cur *doc) string {
 func mfaPassed(cur *doc, mfaText string) bool {
 	if v, ok := cur.boolean("mfapassed", "mfasatisfied", "mfaverified", "mfasuccess", "mfacompleted"); ok {
 		return v
+	}
+	if firstSubstring(mfaText, []string{"fail", "denied", "reject", "timeout", "not "}) != "" {
+		return false
 	}
 	return firstSubstring(mfaText, []string{"success", "approved", "passed", "satisfied", "completed"}) != ""
 }

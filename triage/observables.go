@@ -58,7 +58,7 @@ func bareDomain(s string, start, end int) (string, bool) {
 	if end < len(s) && (s[end] == '@' || s[end] == '(' || s[end] == '_') {
 		return "", false
 	}
-	if start > 0 && (s[start-1] == '$' || s[start-1] == '%') {
+	if start > 0 && (s[start-1] == '$' || s[start-1] == '%' || s[start-1] == '_') {
 		return "", false
 	}
 	run := strings.TrimRight(s[start:end], ".-")
