@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -16,6 +17,10 @@ import (
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/workflows"
 )
+
+// orphanTriageAge is how old a running triage record must be before a
+// missing workflow is taken to mean it will never finish.
+const orphanTriageAge = time.Minute
 
 type triageRequest struct {
 	Playbook *string `json:"playbook"`
@@ -83,11 +88,13 @@ func (s *server) beginTriage(ctx context.Context, inc *store.Incident, force boo
 			return nil, false, orNotFound(err, incidentNotFound)
 		}
 		if !started {
-			if t.Status != store.TriageRunning || attempt > 0 || s.workflowExists(ctx, t.WorkflowID) {
+			if t.Status != store.TriageRunning || attempt > 0 ||
+				time.Since(t.StartedAt) < orphanTriageAge || s.workflowExists(ctx, t.WorkflowID) {
 				return t, false, nil
 			}
 			// The running record's workflow is gone (for example a wiped
-			// dev server): close the orphan and start afresh.
+			// dev server): close the orphan and start afresh. Young records
+			// are left alone: their workflow may be starting right now.
 			if err := s.store.FailTriage(ctx, t.ID, "triage workflow no longer exists"); err != nil {
 				return nil, false, err
 			}
@@ -133,7 +140,9 @@ func (s *server) awaitTriage(c *gin.Context, t *store.Triage) (reply, error) {
 	defer cancel()
 	var res workflows.TriageResult
 	err := s.temporal.GetWorkflow(waitCtx, t.WorkflowID, "").Get(waitCtx, &res)
-	if err != nil && waitCtx.Err() != nil && c.Request.Context().Err() == nil {
+	var notStarted *serviceerror.NotFound
+	if err != nil && (errors.As(err, &notStarted) || waitCtx.Err() != nil && c.Request.Context().Err() == nil) {
+		// Still running, or joined a run whose workflow is still starting.
 		return accepted(triageView(t, false)), nil
 	}
 	stored, serr := s.store.GetTriage(context.WithoutCancel(c), t.ID)

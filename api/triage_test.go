@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/api/enums/v1"
 
 	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/store"
 )
 
 // phishingPayload is a lookalike sender with a credential-harvesting link.
@@ -136,4 +137,33 @@ func TestTriageErrors(t *testing.T) {
 	expectStatus(t, r, http.StatusUnprocessableEntity)
 	r = call(t, http.MethodPost, "/api/incidents/"+inc["id"].(string)+"/triage", keyFor(t, "viewer"), nil)
 	expectStatus(t, r, http.StatusForbidden)
+}
+
+func TestOrphanedRunningTriageIsReplaced(t *testing.T) {
+	ctx := context.Background()
+	key := keyFor(t, "analyst")
+	inc := createIncident(t, key, map[string]any{"incident_type": "malware", "source": "edr", "severity": "high"})
+	id := inc["id"].(string)
+	orphan, started, err := env.store.BeginTriage(ctx, id, false, &store.Triage{
+		ID: "0e0e0e0e-0000-4000-8000-000000000001", WorkflowID: "triage/" + id + "/never-started",
+	})
+	if err != nil || !started {
+		t.Fatalf("seed orphan: %v", err)
+	}
+	// A young record is trusted: its workflow may be starting right now.
+	r := call(t, http.MethodPost, "/api/incidents/"+id+"/triage", key, nil)
+	expectStatus(t, r, http.StatusAccepted)
+	if r.data()["triage_id"] != orphan.ID {
+		t.Fatalf("a fresh running triage was not joined: %s", r.Raw)
+	}
+	env.store.DB().Model(&store.Triage{}).Where("id = ?", orphan.ID).Update("started_at", time.Now().Add(-2*time.Hour))
+	r = call(t, http.MethodPost, "/api/incidents/"+id+"/triage", key, nil)
+	expectStatus(t, r, http.StatusOK)
+	if r.data()["triage_id"] == orphan.ID || r.data()["status"] != "completed" {
+		t.Fatalf("orphaned triage was not replaced: %s", r.Raw)
+	}
+	old, err := env.store.GetTriage(ctx, orphan.ID)
+	if err != nil || old.Status != store.TriageFailed {
+		t.Fatalf("orphan record left %v (%v)", old.Status, err)
+	}
 }

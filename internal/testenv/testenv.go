@@ -118,7 +118,13 @@ func OpenStore(t testing.TB) *store.Store {
 // NewStore is OpenStore for callers without a testing.TB (TestMain,
 // benchmarks); sqliteDir holds the SQLite file when Postgres is not used.
 func NewStore(ctx context.Context, sqliteDir string) (*store.Store, func(), error) {
-	base := os.Getenv("TEST_DATABASE_URL")
+	return NewStoreURL(ctx, os.Getenv("TEST_DATABASE_URL"), sqliteDir)
+}
+
+// NewStoreURL is NewStore with the PostgreSQL URL given explicitly, for
+// programs that pick the database themselves: a private schema in base's
+// database, or a SQLite file in sqliteDir when base is empty.
+func NewStoreURL(ctx context.Context, base, sqliteDir string) (*store.Store, func(), error) {
 	if base == "" {
 		st, err := store.Open(ctx, filepath.Join(sqliteDir, "vigil.db"), nil)
 		if err != nil {
@@ -132,7 +138,7 @@ func NewStore(ctx context.Context, sqliteDir string) (*store.Store, func(), erro
 	schema := "t_" + randomHex(8)
 	admin, err := gorm.Open(postgres.Open(base), &gorm.Config{})
 	if err != nil {
-		return nil, nil, fmt.Errorf("connect to TEST_DATABASE_URL: %w", err)
+		return nil, nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
 	adminDB, _ := admin.DB()
 	if err := admin.Exec("CREATE SCHEMA " + schema).Error; err != nil {
