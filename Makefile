@@ -28,7 +28,7 @@ test: bin/temporal ## run all tests (real Temporal dev server; Postgres when TES
 lint: ## go vet, gofmt and staticcheck
 	$(GO) vet $(PKGS)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1)
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@2025.1.1 $(PKGS)
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 
 .PHONY: bench
 bench: bin/temporal ## load benchmark: incident create/list vs bare insert and bare StartWorkflow

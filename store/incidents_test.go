@@ -169,8 +169,8 @@ func TestListIncidentsFiltersSortsAndPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if total != 3 {
-		t.Fatalf("created_after the third incident: total %d, want 3", total)
+	if total != 3 || len(rows) != 3 || rows[0].ID != created[5].ID {
+		t.Fatalf("created_after the third incident: total %d rows %d, want the last 3", total, len(rows))
 	}
 	before := created[2].CreatedAt
 	_, total, err = st.ListIncidents(ctx, store.IncidentFilter{CreatedBefore: &before, Page: 1, PerPage: 10})
