@@ -1,6 +1,7 @@
 package api
 
 import (
+	"crypto/subtle"
 	"errors"
 	"net/http"
 	"strings"
@@ -10,28 +11,91 @@ import (
 	"github.com/vigil-soc/vigil/store"
 )
 
-const principalKey = "vigil.principal"
+const (
+	principalKey  = "vigil.principal"
+	authErrKey    = "vigil.auth_error"
+	sessionCookie = "vigil_session"
+	csrfHeader    = "X-CSRF-Token"
+)
 
-// authenticate resolves the bearer key on every /api request. The store is
-// read each time, so a revoked key or a disabled user is refused at once.
-func (s *server) authenticate(c *gin.Context) {
-	key, found := bearerToken(c.GetHeader("Authorization"))
-	if !found {
-		c.Header("WWW-Authenticate", `Bearer realm="vigil"`)
-		s.abortWithError(c, newError(http.StatusUnauthorized, CodeUnauthorized,
-			"missing API key: send Authorization: Bearer <key>"))
+// identify resolves the caller from a bearer key or, without one, a
+// session cookie. It never aborts: rate limiting and the audit trail need
+// to run for anonymous callers too, and requireAuth refuses them later.
+// The store is read on every request, so revocation and disabling take
+// effect at once on every process.
+func (s *server) identify(c *gin.Context) {
+	var (
+		p   *store.Principal
+		err error
+	)
+	if header := c.GetHeader("Authorization"); header != "" {
+		key, ok := bearerToken(header)
+		if !ok {
+			c.Set(authErrKey, newError(http.StatusUnauthorized, CodeUnauthorized,
+				"unsupported Authorization scheme: send Authorization: Bearer <key>"))
+			return
+		}
+		p, err = s.store.AuthenticateKey(c, key)
+	} else if token, cerr := c.Cookie(sessionCookie); cerr == nil && token != "" {
+		lifetimes := s.sessionLifetimes(c)
+		p, err = s.store.AuthenticateSession(c, token, lifetimes.Idle)
+	} else {
 		return
 	}
-	p, err := s.store.AuthenticateKey(c.Request.Context(), key)
 	if err != nil {
-		if errors.Is(err, store.ErrUnauthenticated) {
-			c.Header("WWW-Authenticate", `Bearer realm="vigil", error="invalid_token"`)
-		}
-		s.abortWithError(c, err)
+		c.Set(authErrKey, err)
 		return
 	}
 	c.Set(principalKey, p)
+}
+
+// requireAuth refuses requests identify could not attribute to anyone.
+func (s *server) requireAuth(c *gin.Context) {
+	if principal(c) != nil {
+		c.Next()
+		return
+	}
+	c.Header("WWW-Authenticate", `Bearer realm="vigil"`)
+	if v, ok := c.Get(authErrKey); ok {
+		err := v.(error)
+		if !errors.Is(err, store.ErrUnauthenticated) {
+			var apiErr *Error
+			if !errors.As(err, &apiErr) {
+				s.abortWithError(c, err)
+				return
+			}
+		}
+		s.abortWithError(c, newError(http.StatusUnauthorized, CodeUnauthorized,
+			"missing, unknown, revoked or expired credentials"))
+		return
+	}
+	s.abortWithError(c, newError(http.StatusUnauthorized, CodeUnauthorized,
+		"missing credentials: send Authorization: Bearer <key> or sign in at /login"))
+}
+
+// checkCSRF protects cookie-authenticated state changes: the request must
+// echo the session's CSRF token in X-CSRF-Token (or a csrf_token form
+// field). Bearer keys are not sent by browsers on their own and need none.
+func (s *server) checkCSRF(c *gin.Context) {
+	p := principal(c)
+	if p == nil || p.Session == nil || isSafeMethod(c.Request.Method) {
+		c.Next()
+		return
+	}
+	sent := c.GetHeader(csrfHeader)
+	if sent == "" {
+		sent = c.PostForm("csrf_token")
+	}
+	if subtle.ConstantTimeCompare([]byte(sent), []byte(p.Session.CSRFToken)) != 1 {
+		s.abortWithError(c, newError(http.StatusForbidden, CodeCSRF,
+			"missing or wrong CSRF token: send the session's token in the X-CSRF-Token header"))
+		return
+	}
 	c.Next()
+}
+
+func isSafeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
 }
 
 func bearerToken(header string) (string, bool) {
@@ -43,28 +107,22 @@ func bearerToken(header string) (string, bool) {
 	return token, token != ""
 }
 
-// principal returns the authenticated caller; the auth middleware
-// guarantees one on every /api route.
+// principal returns the authenticated caller, or nil.
 func principal(c *gin.Context) *store.Principal {
 	v, _ := c.Get(principalKey)
 	p, _ := v.(*store.Principal)
 	return p
 }
 
-// requireRole refuses callers whose role ranks below min.
-func (s *server) requireRole(min string) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		p := principal(c)
-		if p == nil || store.RoleRank(p.User.Role) < store.RoleRank(min) {
-			have := ""
-			if p != nil {
-				have = p.User.Role
-			}
-			s.abortWithError(c, &Error{Status: http.StatusForbidden, Code: CodeForbidden,
-				Message: "this operation needs role " + min + " or higher",
-				Details: map[string]any{"required_role": min, "your_role": have}})
-			return
-		}
-		c.Next()
+// principalID names the caller for rate limiting and the audit trail.
+func principalID(c *gin.Context) (id, method string) {
+	p := principal(c)
+	switch {
+	case p == nil:
+		return "ip:" + c.ClientIP(), "none"
+	case p.Key != nil:
+		return "key:" + p.Key.ID, "api_key"
+	default:
+		return "session:" + p.Session.ID, "session"
 	}
 }

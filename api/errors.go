@@ -10,18 +10,23 @@ import (
 
 // Error codes Vigil returns in the error envelope.
 const (
-	CodeBadRequest       = "bad_request"
-	CodeMalformedJSON    = "malformed_json"
-	CodeUnauthorized     = "unauthorized"
-	CodeForbidden        = "forbidden"
-	CodeNotFound         = "not_found"
-	CodeMethodNotAllowed = "method_not_allowed"
-	CodeConflict         = "conflict"
-	CodeTooLarge         = "request_too_large"
-	CodeValidation       = "validation_error"
-	CodeInternal         = "internal_error"
-	CodeUnavailable      = "service_unavailable"
-	CodeTriageFailed     = "triage_failed"
+	CodeBadRequest         = "bad_request"
+	CodeMalformedJSON      = "malformed_json"
+	CodeUnauthorized       = "unauthorized"
+	CodeForbidden          = "forbidden"
+	CodeNotFound           = "not_found"
+	CodeMethodNotAllowed   = "method_not_allowed"
+	CodeConflict           = "conflict"
+	CodeTooLarge           = "request_too_large"
+	CodeValidation         = "validation_error"
+	CodeInternal           = "internal_error"
+	CodeUnavailable        = "service_unavailable"
+	CodeTriageFailed       = "triage_failed"
+	CodeInsufficientScope  = "insufficient_scope"
+	CodeCSRF               = "csrf_failed"
+	CodeRateLimited        = "rate_limited"
+	CodeLastAdmin          = "last_admin"
+	CodeInvalidCredentials = "invalid_credentials"
 )
 
 // Error is an API error: it carries its HTTP status and renders as the
@@ -79,6 +84,8 @@ func toAPIError(err error) *Error {
 		return notFound("resource")
 	case errors.Is(err, store.ErrConflict):
 		return newError(http.StatusConflict, CodeConflict, "resource already exists")
+	case errors.Is(err, store.ErrLastAdmin):
+		return newError(http.StatusConflict, CodeLastAdmin, store.ErrLastAdmin.Error())
 	case errors.Is(err, store.ErrUnauthenticated):
 		return newError(http.StatusUnauthorized, CodeUnauthorized, "missing, unknown, revoked or expired API key")
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/vigil-soc/vigil/api"
 	"github.com/vigil-soc/vigil/app"
 	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -25,6 +26,7 @@ import (
 var (
 	env struct {
 		store    *store.Store
+		settings *settings.Service
 		temporal client.Client
 		router   *api.Router
 		server   *httptest.Server
@@ -69,6 +71,14 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "bootstrap:", err)
 		return 1
 	}
+	env.settings = settings.NewService(st, nil)
+	// The suite makes many requests from one address and a few keys; the
+	// limits themselves are tested on routers of their own.
+	if _, err := env.settings.Put(ctx, settings.KeyRateLimits,
+		[]byte(`{"read_per_minute":100000,"write_per_minute":100000,"triage_per_minute":100000}`), "test"); err != nil {
+		fmt.Fprintln(os.Stderr, "settings:", err)
+		return 1
+	}
 	env.router = newRouter(tmp.Client, 20*time.Second)
 	env.server = httptest.NewServer(env.router)
 	defer env.server.Close()
@@ -77,7 +87,7 @@ func runMain(m *testing.M) int {
 
 func newRouter(tc client.Client, triageWait time.Duration) *api.Router {
 	return api.NewRouter(api.Options{
-		Store: env.store, Temporal: tc, Log: testenv.Logger(), Version: "test",
+		Store: env.store, Temporal: tc, Settings: env.settings, Log: testenv.Logger(), Version: "test",
 		TriageWait: triageWait,
 	})
 }
@@ -116,6 +126,12 @@ func call(t *testing.T, method, path, key string, body any) response {
 
 func callURL(t *testing.T, base, method, path, key string, body any) response {
 	t.Helper()
+	return doRequest(t, http.DefaultClient, base, method, path, key, body, nil)
+}
+
+// doRequest sends one request with an optional bearer key and headers.
+func doRequest(t *testing.T, hc *http.Client, base, method, path, key string, body any, headers map[string]string) response {
+	t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -124,11 +140,7 @@ func callURL(t *testing.T, base, method, path, key string, body any) response {
 	case []byte:
 		rd = bytes.NewReader(b)
 	default:
-		buf, err := json.Marshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(buf)
+		rd = bytes.NewReader(mustJSON(b))
 	}
 	req, err := http.NewRequest(method, base+path, rd)
 	if err != nil {
@@ -140,7 +152,10 @@ func callURL(t *testing.T, base, method, path, key string, body any) response {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	res, err := http.DefaultClient.Do(req)
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := hc.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,6 +171,14 @@ func callURL(t *testing.T, base, method, path, key string, body any) response {
 		}
 	}
 	return out
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 func expectStatus(t *testing.T, r response, want int) {

@@ -16,15 +16,19 @@ import (
 // reply is a successful answer: a status and a value put under "data"
 // (or written as is when raw).
 type reply struct {
-	status int
-	body   any
-	raw    bool
+	status   int
+	body     any
+	raw      bool
+	location string
 }
 
 func ok(v any) reply       { return reply{status: http.StatusOK, body: v} }
 func created(v any) reply  { return reply{status: http.StatusCreated, body: v} }
 func accepted(v any) reply { return reply{status: http.StatusAccepted, body: v} }
 func noContent() reply     { return reply{status: http.StatusNoContent} }
+
+// redirect answers a browser form post with 303 See Other.
+func redirect(to string) reply { return reply{status: http.StatusSeeOther, location: to} }
 
 // handlerFunc is the shape of every API handler: data or an error, never a
 // direct write.
@@ -39,6 +43,8 @@ func (s *server) wrap(h handlerFunc) gin.HandlerFunc {
 			return
 		}
 		switch {
+		case r.location != "":
+			c.Redirect(r.status, r.location)
 		case r.status == http.StatusNoContent:
 			c.Status(http.StatusNoContent)
 		case r.raw:

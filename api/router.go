@@ -9,8 +9,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/ulule/limiter/v3"
 	"go.temporal.io/sdk/client"
 
+	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -24,6 +26,9 @@ const (
 type Options struct {
 	Store    *store.Store
 	Temporal client.Client
+	// Settings holds runtime settings (rate limits, session lifetimes);
+	// nil means defaults and no settings routes answer.
+	Settings *settings.Service
 	Log      *slog.Logger
 	Version  string
 	// MaxBodyBytes bounds every request body (413 beyond it).
@@ -31,6 +36,12 @@ type Options struct {
 	// TriageWait is how long a triage request waits for the verdict before
 	// answering 202 with the triage still running.
 	TriageWait time.Duration
+	// SecureCookies marks the session cookie Secure even on plain HTTP
+	// (for TLS terminated by a proxy).
+	SecureCookies bool
+	// TrustedProxies are the addresses whose X-Forwarded-For is believed
+	// for the client address; empty means none.
+	TrustedProxies []string
 	// Registerer receives the HTTP metrics; nil means a private registry.
 	Registerer prometheus.Registerer
 	// Gatherer serves /metrics; nil means the private registry.
@@ -38,25 +49,21 @@ type Options struct {
 }
 
 type server struct {
-	store    *store.Store
-	temporal client.Client
-	log      *slog.Logger
-	opts     Options
-	metrics  *httpMetrics
-}
-
-// Route is one registered API route and the least role allowed to call it.
-type Route struct {
-	Method  string
-	Path    string
-	MinRole string
+	store         *store.Store
+	temporal      client.Client
+	settings      *settings.Service
+	log           *slog.Logger
+	opts          Options
+	metrics       *httpMetrics
+	limiter       *rateLimiter
+	loginThrottle limiter.Store
 }
 
 // Router is Vigil's HTTP handler together with the access rule of every
 // /api route.
 type Router struct {
 	*gin.Engine
-	// Access lists every /api route with the least role allowed to call it.
+	// Access lists every /api route with its access rule.
 	Access []Route
 }
 
@@ -75,13 +82,18 @@ func NewRouter(opts Options) *Router {
 	if opts.Registerer == nil {
 		opts.Registerer, opts.Gatherer = reg, reg
 	}
-	s := &server{store: opts.Store, temporal: opts.Temporal, log: opts.Log, opts: opts,
-		metrics: newHTTPMetrics(opts.Registerer)}
+	s := &server{store: opts.Store, temporal: opts.Temporal, settings: opts.Settings, log: opts.Log, opts: opts,
+		metrics: newHTTPMetrics(opts.Registerer), limiter: newRateLimiter(opts.Settings),
+		loginThrottle: newLoginThrottle()}
 
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
+	if err := r.SetTrustedProxies(opts.TrustedProxies); err != nil {
+		opts.Log.Error("ignoring invalid trusted proxies", "err", err)
+		_ = r.SetTrustedProxies(nil)
+	}
 	r.Use(s.recoverPanics, s.metrics.middleware, s.limitBody)
 	r.NoRoute(s.wrap(func(*gin.Context) (reply, error) { return reply{}, notFound("route") }))
 	r.NoMethod(s.wrap(func(*gin.Context) (reply, error) {
@@ -92,31 +104,43 @@ func NewRouter(opts Options) *Router {
 	r.GET("/ready", s.ready)
 	r.GET("/health", s.health)
 	r.GET("/metrics", s.metricsHandler())
+	r.GET("/login", s.loginPage)
+	r.POST("/login", s.wrap(s.login))
+	r.POST("/logout", s.identify, s.auditRequest("auth.logout"), s.checkCSRF, s.wrap(s.logout))
 
-	a := &routes{s: s, group: r.Group("/api", s.authenticate)}
-	a.handle(http.MethodGet, "/incidents", store.RoleViewer, s.listIncidents)
-	a.handle(http.MethodPost, "/incidents", store.RoleAnalyst, s.createIncident)
-	a.handle(http.MethodGet, "/incidents/:id", store.RoleViewer, s.getIncident)
-	a.handle(http.MethodPut, "/incidents/:id", store.RoleAnalyst, s.updateIncident)
-	a.handle(http.MethodDelete, "/incidents/:id", store.RoleAdmin, s.deleteIncident)
-	a.handle(http.MethodPost, "/incidents/:id/triage", store.RoleAnalyst, s.triageIncident)
-	return &Router{Engine: r, Access: a.list}
-}
+	a := &routes{s: s, group: r.Group("/api", s.identify)}
+	const (
+		viewer, analyst, manager, admin = store.RoleViewer, store.RoleAnalyst, store.RoleManager, store.RoleAdmin
+		get, post, put, del             = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete
+	)
+	a.handle(Route{get, "/incidents", viewer, ScopeRead, LimitRead, ""}, s.listIncidents)
+	a.handle(Route{post, "/incidents", analyst, ScopeWrite, LimitWrite, "incident.create"}, s.createIncident)
+	a.handle(Route{get, "/incidents/:id", viewer, ScopeRead, LimitRead, ""}, s.getIncident)
+	a.handle(Route{put, "/incidents/:id", analyst, ScopeWrite, LimitWrite, "incident.update"}, s.updateIncident)
+	a.handle(Route{del, "/incidents/:id", admin, ScopeAdmin, LimitWrite, "incident.delete"}, s.deleteIncident)
+	a.handle(Route{post, "/incidents/:id/triage", analyst, ScopeWrite, LimitTriage, "incident.triage"}, s.triageIncident)
 
-// routes registers /api handlers; a route cannot be added without naming
-// the least role allowed to call it.
-type routes struct {
-	s     *server
-	group *gin.RouterGroup
-	list  []Route
-}
+	a.handle(Route{get, "/users", manager, ScopeRead, LimitRead, ""}, s.listUsers)
+	a.handle(Route{get, "/users/me", viewer, ScopeRead, LimitRead, ""}, s.currentUser)
+	a.handle(Route{post, "/users/me/password", viewer, ScopeWrite, LimitWrite, "user.password_change"}, s.changeOwnPassword)
+	a.handle(Route{get, "/users/:id", manager, ScopeRead, LimitRead, ""}, s.getUser)
+	a.handle(Route{post, "/users", admin, ScopeAdmin, LimitWrite, "user.create"}, s.createUser)
+	a.handle(Route{put, "/users/:id", admin, ScopeAdmin, LimitWrite, "user.update"}, s.updateUser)
+	a.handle(Route{del, "/users/:id", admin, ScopeAdmin, LimitWrite, "user.delete"}, s.deleteUser)
 
-func (a *routes) handle(method, path, minRole string, h handlerFunc) {
-	if store.RoleRank(minRole) < 0 {
-		panic("api: route " + method + " " + path + " has no valid access rule")
+	a.handle(Route{get, "/api-keys", viewer, ScopeRead, LimitRead, ""}, s.listAPIKeys)
+	a.handle(Route{post, "/api-keys", viewer, ScopeWrite, LimitWrite, "api_key.create"}, s.createAPIKey)
+	a.handle(Route{get, "/api-keys/:id", viewer, ScopeRead, LimitRead, ""}, s.getAPIKey)
+	a.handle(Route{del, "/api-keys/:id", viewer, ScopeWrite, LimitWrite, "api_key.revoke"}, s.revokeAPIKey)
+
+	if s.settings != nil {
+		a.handle(Route{get, "/settings", viewer, ScopeRead, LimitRead, ""}, s.listSettings)
+		a.handle(Route{get, "/settings/:key", viewer, ScopeRead, LimitRead, ""}, s.getSetting)
+		a.handle(Route{put, "/settings/:key", admin, ScopeAdmin, LimitWrite, "setting.update"}, s.putSetting)
 	}
-	a.group.Handle(method, path, a.s.requireRole(minRole), a.s.wrap(h))
-	a.list = append(a.list, Route{Method: method, Path: "/api" + path, MinRole: minRole})
+
+	a.handle(Route{get, "/audit", admin, ScopeAdmin, LimitRead, ""}, s.listAudit)
+	return &Router{Engine: r, Access: a.list}
 }
 
 // limitBody caps every request body; reading past the cap fails with

@@ -24,6 +24,9 @@ type Config struct {
 	TriageWait        time.Duration // VIGIL_TRIAGE_WAIT
 	ShutdownTimeout   time.Duration // VIGIL_SHUTDOWN_TIMEOUT
 	AutoMigrate       bool          // VIGIL_AUTO_MIGRATE
+	SecretKey         string        // VIGIL_SECRET_KEY: encrypts secrets in settings
+	SecureCookies     bool          // VIGIL_COOKIE_SECURE
+	TrustedProxies    []string      // VIGIL_TRUSTED_PROXIES: comma-separated addresses or CIDRs
 }
 
 // ConfigFromEnv reads the configuration from the environment, with defaults
@@ -37,6 +40,8 @@ func ConfigFromEnv() (Config, error) {
 		BootstrapAdminKey: os.Getenv("VIGIL_BOOTSTRAP_ADMIN_KEY"),
 		LogFormat:         envOr("VIGIL_LOG_FORMAT", "text"),
 		LogLevel:          envOr("VIGIL_LOG_LEVEL", "info"),
+		SecretKey:         os.Getenv("VIGIL_SECRET_KEY"),
+		TrustedProxies:    splitList(os.Getenv("VIGIL_TRUSTED_PROXIES")),
 	}
 	var err error
 	if c.MaxBodyBytes, err = envInt("VIGIL_MAX_BODY_BYTES", 1<<20); err != nil {
@@ -49,6 +54,9 @@ func ConfigFromEnv() (Config, error) {
 		return c, err
 	}
 	if c.AutoMigrate, err = envBool("VIGIL_AUTO_MIGRATE", true); err != nil {
+		return c, err
+	}
+	if c.SecureCookies, err = envBool("VIGIL_COOKIE_SECURE", false); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -111,4 +119,14 @@ func envBool(name string, def bool) (bool, error) {
 		return false, fmt.Errorf("%s must be true or false, not %q", name, v)
 	}
 	return b, nil
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
 }

@@ -17,6 +17,8 @@ import (
 
 	"github.com/vigil-soc/vigil/activities"
 	"github.com/vigil-soc/vigil/api"
+	"github.com/vigil-soc/vigil/secrets"
+	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/triage"
 	"github.com/vigil-soc/vigil/workflows"
@@ -128,12 +130,31 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 	return serveHTTP(ctx, cfg, st, tc, log)
 }
 
+// NewSettings builds the settings service; without VIGIL_SECRET_KEY it
+// works but refuses to store secrets.
+func NewSettings(cfg Config, st *store.Store) (*settings.Service, error) {
+	var box *secrets.Box
+	if cfg.SecretKey != "" {
+		b, err := secrets.NewBox(cfg.SecretKey)
+		if err != nil {
+			return nil, fmt.Errorf("VIGIL_SECRET_KEY: %w", err)
+		}
+		box = b
+	}
+	return settings.NewService(st, box), nil
+}
+
 func serveHTTP(ctx context.Context, cfg Config, st *store.Store, tc client.Client, log *slog.Logger) error {
+	svc, err := NewSettings(cfg, st)
+	if err != nil {
+		return err
+	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	router := api.NewRouter(api.Options{
 		Store: st, Temporal: tc, Log: log, Version: Version,
-		MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait,
+		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait,
+		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies,
 		Registerer: reg, Gatherer: reg,
 	})
 	srv := &http.Server{

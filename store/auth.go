@@ -39,46 +39,6 @@ func GenerateKey() (string, error) {
 	return "vgl_" + base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// NewUser holds what is needed to create a user.
-type NewUser struct {
-	Username    string
-	Email       string
-	Role        string
-	DisplayName string
-}
-
-// CreateUser inserts an enabled user.
-func (s *Store) CreateUser(ctx context.Context, in NewUser) (*User, error) {
-	if RoleRank(in.Role) < 0 {
-		return nil, fmt.Errorf("%w: unknown role %q", ErrInvalid, in.Role)
-	}
-	now := Now()
-	u := &User{
-		ID:          uuid.NewString(),
-		Username:    in.Username,
-		Email:       in.Email,
-		Role:        in.Role,
-		DisplayName: in.DisplayName,
-		Enabled:     true,
-		CreatedAt:   now,
-		UpdatedAt:   now,
-	}
-	if err := s.db.WithContext(ctx).Create(u).Error; err != nil {
-		return nil, fmt.Errorf("create user: %w", translate(err))
-	}
-	return u, nil
-}
-
-// UserByUsername finds a user by username, case-insensitively.
-func (s *Store) UserByUsername(ctx context.Context, username string) (*User, error) {
-	var u User
-	err := s.db.WithContext(ctx).Take(&u, "lower(username) = lower(?)", username).Error
-	if err != nil {
-		return nil, translate(err)
-	}
-	return &u, nil
-}
-
 // CreateAPIKey issues a key for the user and returns the stored record and
 // the full key, which is never retrievable again.
 func (s *Store) CreateAPIKey(ctx context.Context, userID, name string, scopes []string, expiresAt *time.Time) (*APIKey, string, error) {
@@ -130,10 +90,20 @@ func (s *Store) RevokeAPIKey(ctx context.Context, id string) error {
 	return nil
 }
 
-// Principal is the authenticated caller of a request.
+// Principal is the authenticated caller of a request: a user reached
+// through exactly one of an API key or a browser session.
 type Principal struct {
-	User User
-	Key  APIKey
+	User    User
+	Key     *APIKey
+	Session *Session
+}
+
+// Scopes returns the key's scopes; empty means whatever the role allows.
+func (p *Principal) Scopes() []string {
+	if p.Key == nil {
+		return nil
+	}
+	return p.Key.Scopes.V
 }
 
 // AuthenticateKey resolves a bearer key to its user. It reads the database
@@ -155,15 +125,9 @@ func (s *Store) AuthenticateKey(ctx context.Context, key string) (*Principal, er
 	if k.RevokedAt != nil || (k.ExpiresAt != nil && !now.Before(*k.ExpiresAt)) {
 		return nil, ErrUnauthenticated
 	}
-	var u User
-	if err := s.db.WithContext(ctx).Take(&u, "id = ?", k.UserID).Error; err != nil {
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil, ErrUnauthenticated
-		}
-		return nil, fmt.Errorf("look up key owner: %w", err)
-	}
-	if !u.Enabled {
-		return nil, ErrUnauthenticated
+	u, err := s.enabledUser(ctx, k.UserID)
+	if err != nil {
+		return nil, err
 	}
 	if k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= keyLastUsedGranularity {
 		// Best effort: a failed bookkeeping write must not fail the request.
@@ -172,7 +136,7 @@ func (s *Store) AuthenticateKey(ctx context.Context, key string) (*Principal, er
 			k.LastUsedAt = &now
 		}
 	}
-	return &Principal{User: u, Key: k}, nil
+	return &Principal{User: *u, Key: &k}, nil
 }
 
 // BootstrapAdmin ensures a user "admin" with role admin exists and holds
@@ -204,4 +168,31 @@ func (s *Store) BootstrapAdmin(ctx context.Context, key string) (revoked bool, e
 	default:
 		return false, fmt.Errorf("look up bootstrap key: %w", err)
 	}
+}
+
+// ListAPIKeys returns the keys of one user, or of everyone when userID is
+// empty, newest first. Revoked keys are included so the history stays
+// visible.
+func (s *Store) ListAPIKeys(ctx context.Context, userID string) ([]APIKey, error) {
+	q := s.db.WithContext(ctx).Order("created_at DESC")
+	if userID != "" {
+		q = q.Where("user_id = ?", userID)
+	}
+	var keys []APIKey
+	if err := q.Find(&keys).Error; err != nil {
+		return nil, fmt.Errorf("list api keys: %w", err)
+	}
+	return keys, nil
+}
+
+// GetAPIKey reads one key record.
+func (s *Store) GetAPIKey(ctx context.Context, id string) (*APIKey, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	var k APIKey
+	if err := s.db.WithContext(ctx).Take(&k, "id = ?", id).Error; err != nil {
+		return nil, translate(err)
+	}
+	return &k, nil
 }

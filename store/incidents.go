@@ -125,7 +125,7 @@ var listColumns = []string{
 // ListIncidents returns one page of incidents and the total matching count.
 func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident, int64, error) {
 	// A new session per query: GORM statements are not reusable after Count.
-	q := s.db.WithContext(ctx).Model(&Incident{}).Session(&gorm.Session{})
+	q := s.db.WithContext(ctx).Model(&Incident{}).Session(&gormSession)
 	if f.Status != "" {
 		q = q.Where("status = ?", f.Status)
 	}

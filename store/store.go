@@ -177,3 +177,7 @@ func newGormLogger(log *slog.Logger) logger.Interface {
 		LogLevel:                  logger.Warn,
 	})
 }
+
+// gormSession makes a query reusable: GORM statements are not reusable
+// after Count without a new session.
+var gormSession = gorm.Session{}

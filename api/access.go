@@ -1,0 +1,110 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/vigil-soc/vigil/store"
+)
+
+// API key scopes. An empty scope list means "whatever the user's role
+// allows"; scopes only narrow a role, never widen it, because every route
+// checks the role as well as the scope.
+const (
+	ScopeRead           = "read"            // every GET
+	ScopeWrite          = "write"           // create and change incidents, run triage, own keys and password
+	ScopeActionsExecute = "actions:execute" // request response actions
+	ScopeActionsApprove = "actions:approve" // approve or reject actions
+	ScopeAdmin          = "admin"           // users, settings, audit, deletions; implies every other scope
+)
+
+// Scopes lists every scope.
+var Scopes = []string{ScopeRead, ScopeWrite, ScopeActionsExecute, ScopeActionsApprove, ScopeAdmin}
+
+// RoleScopes returns the scopes a key of a user with the given role may
+// carry: viewers only read, admins hold everything.
+func RoleScopes(role string) []string {
+	switch role {
+	case store.RoleAdmin:
+		return Scopes
+	case store.RoleViewer:
+		return []string{ScopeRead}
+	case store.RoleAnalyst, store.RoleSenior, store.RoleManager:
+		return []string{ScopeRead, ScopeWrite, ScopeActionsExecute, ScopeActionsApprove}
+	}
+	return nil
+}
+
+// scopeAllows reports whether a key's scopes admit a route's scope.
+func scopeAllows(keyScopes []string, need string) bool {
+	return len(keyScopes) == 0 || slices.Contains(keyScopes, need) || slices.Contains(keyScopes, ScopeAdmin)
+}
+
+// LimitClass picks which rate limit a route counts against.
+type LimitClass string
+
+// Rate limit classes.
+const (
+	LimitRead   LimitClass = "read"
+	LimitWrite  LimitClass = "write"
+	LimitTriage LimitClass = "triage"
+)
+
+// Route is one /api route and its access rule.
+type Route struct {
+	Method  string
+	Path    string
+	MinRole string
+	Scope   string
+	Limit   LimitClass
+	// Audit names the action recorded in the audit trail; reads leave it empty.
+	Audit string
+}
+
+// routes registers /api handlers; a route cannot be added without a valid
+// role, scope and limit class.
+type routes struct {
+	s     *server
+	group *gin.RouterGroup
+	list  []Route
+}
+
+func (a *routes) handle(r Route, h handlerFunc) {
+	if store.RoleRank(r.MinRole) < 0 || !slices.Contains(Scopes, r.Scope) || r.Limit == "" {
+		panic("api: route " + r.Method + " " + r.Path + " has no valid access rule")
+	}
+	if r.Method != http.MethodGet && r.Audit == "" {
+		panic("api: state-changing route " + r.Method + " " + r.Path + " has no audit action")
+	}
+	chain := []gin.HandlerFunc{a.s.rateLimit(r.Limit)}
+	if r.Audit != "" {
+		chain = append(chain, a.s.auditRequest(r.Audit))
+	}
+	chain = append(chain, a.s.requireAuth, a.s.authorize(r), a.s.checkCSRF, a.s.wrap(h))
+	a.group.Handle(r.Method, r.Path, chain...)
+	r.Path = "/api" + r.Path
+	a.list = append(a.list, r)
+}
+
+// authorize refuses callers whose role ranks below the route's or whose
+// key scopes exclude it.
+func (s *server) authorize(r Route) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		p := principal(c)
+		if store.RoleRank(p.User.Role) < store.RoleRank(r.MinRole) {
+			s.abortWithError(c, &Error{Status: http.StatusForbidden, Code: CodeForbidden,
+				Message: "this operation needs role " + r.MinRole + " or higher",
+				Details: map[string]any{"required_role": r.MinRole, "your_role": p.User.Role}})
+			return
+		}
+		if !scopeAllows(p.Scopes(), r.Scope) {
+			s.abortWithError(c, &Error{Status: http.StatusForbidden, Code: CodeInsufficientScope,
+				Message: "this API key lacks the scope " + r.Scope,
+				Details: map[string]any{"required_scope": r.Scope, "key_scopes": p.Scopes()}})
+			return
+		}
+		c.Next()
+	}
+}
