@@ -60,6 +60,8 @@ func (s *server) createIncident(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
+	setAuditTarget(c, inc.ID)
+	setAuditDetails(c, map[string]any{"incident_number": inc.IncidentNumber, "severity": inc.Severity})
 	return created(detailOf(inc)), nil
 }
 

@@ -69,6 +69,7 @@ func (s *server) triageIncident(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
+	setAuditDetails(c, map[string]any{"triage_id": t.ID, "force": req.Force, "started": started})
 	if !started && t.Status == store.TriageCompleted {
 		return ok(triageView(t, true)), nil
 	}
