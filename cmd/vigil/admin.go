@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -68,7 +70,9 @@ func runUsers(ctx context.Context, args []string) error {
 		return errors.New("usage: vigil users create --username NAME --email ADDRESS --role ROLE")
 	}
 	var username, email, role, display string
+	var passwordStdin bool
 	cfg, _, err := parseConfig("users create", args[1:], func(fs *flag.FlagSet) {
+		fs.BoolVar(&passwordStdin, "password-stdin", false, "read a sign-in password from the first line of stdin")
 		fs.StringVar(&username, "username", "", "unique user name (required)")
 		fs.StringVar(&email, "email", "", "unique e-mail address (required)")
 		fs.StringVar(&role, "role", store.RoleAnalyst, "one of "+strings.Join(store.Roles, ", "))
@@ -80,12 +84,23 @@ func runUsers(ctx context.Context, args []string) error {
 	if username == "" || email == "" {
 		return errors.New("--username and --email are required")
 	}
+	in := store.NewUser{Username: username, Email: email, Role: role, DisplayName: display}
+	if passwordStdin {
+		line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+		if err != nil && line == "" {
+			return fmt.Errorf("read password from stdin: %w", err)
+		}
+		in.Password = strings.TrimRight(line, "\r\n")
+		if msg := store.CheckPassword(in.Password); msg != "" {
+			return fmt.Errorf("password %s", msg)
+		}
+	}
 	st, err := openAdminStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	u, err := st.CreateUser(ctx, store.NewUser{Username: username, Email: email, Role: role, DisplayName: display})
+	u, err := st.CreateUser(ctx, in)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ Commands:
   api            run the HTTP API only
   worker         run the Temporal worker only
   migrate        apply pending database migrations (migrate status: list them)
-  users create   create a user (--username, --email, --role, --display-name)
+  users create   create a user (--username, --email, --role, --display-name, --password-stdin)
   keys create    create an API key for a user and print it once (--user, --name, --scopes, --expires-in)
   version        print the version
 
