@@ -140,6 +140,10 @@ func NewRouter(opts Options) *Router {
 	}
 
 	a.handle(Route{get, "/audit", admin, ScopeAdmin, LimitRead, ""}, s.listAudit)
+
+	// Policy rules.
+
+	// Actions, approvals and the kill switch.
 	return &Router{Engine: r, Access: a.list}
 }
 
