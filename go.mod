@@ -3,6 +3,7 @@ module github.com/vigil-soc/vigil
 go 1.26.8
 
 require (
+	github.com/expr-lang/expr v1.17.8
 	github.com/gin-gonic/gin v1.12.0
 	github.com/glebarez/sqlite v1.11.0
 	github.com/google/uuid v1.6.0

@@ -9,6 +9,9 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/vigil-soc/vigil/connectors"
+	"github.com/vigil-soc/vigil/policy"
+	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/triage"
 )
@@ -22,8 +25,12 @@ const (
 
 // Activities carries the dependencies of every activity.
 type Activities struct {
-	Store    *store.Store
-	Analyzer triage.Analyzer
+	Store      *store.Store
+	Analyzer   triage.Analyzer
+	Policy     *policy.Engine
+	Connectors connectors.Set
+	Settings   *settings.Service
+	Notifier   ApproverNotifier
 }
 
 // Evidence is an incident as the analyzer sees it, with its indicators.

@@ -7,6 +7,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/sdk/client"
+
+	"github.com/vigil-soc/vigil/connectors"
 )
 
 const probeTimeout = 2 * time.Second
@@ -43,12 +45,27 @@ func (s *server) ready(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"status": "ready", "components": components})
 }
 
-// health reports the overall status and the running version.
+// health reports the overall status and the running version: unhealthy
+// (503) when a critical component is down, halted while the kill switch
+// holds automation, healthy otherwise.
 func (s *server) health(c *gin.Context) {
 	components, healthy := s.componentStatus(c.Request.Context())
 	status, code := "healthy", http.StatusOK
-	if !healthy {
+	switch {
+	case !healthy:
 		status, code = "unhealthy", http.StatusServiceUnavailable
+	case s.killSwitchActive(c):
+		status = "halted"
+		components["kill_switch"] = "active"
 	}
 	c.JSON(code, gin.H{"status": status, "version": s.opts.Version, "components": components})
+}
+
+// connectorHealth reports each response tool connector.
+func (s *server) connectorHealth(c *gin.Context) (reply, error) {
+	var list []connectors.Health
+	if s.connectors.Email != nil || s.connectors.EDR != nil {
+		list = s.connectors.Health(c)
+	}
+	return reply{status: http.StatusOK, raw: true, body: gin.H{"connectors": list}}, nil
 }

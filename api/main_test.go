@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/vigil-soc/vigil/api"
 	"github.com/vigil-soc/vigil/app"
@@ -31,6 +32,7 @@ var (
 		router   *api.Router
 		server   *httptest.Server
 		adminKey string
+		worker   worker.Worker
 	}
 )
 
@@ -58,12 +60,13 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer tmp.Stop()
-	w := app.NewWorker(tmp.Client, st, 10*time.Second)
-	if err := w.Start(); err != nil {
+	env.settings = settings.NewService(st, nil)
+	env.worker = app.NewWorker(tmp.Client, st, env.settings, testenv.Logger(), 10*time.Second)
+	if err := env.worker.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 1
 	}
-	defer w.Stop()
+	defer func() { env.worker.Stop() }()
 
 	env.store, env.temporal = st, tmp.Client
 	env.adminKey = "test-admin-key-0123456789"
@@ -71,7 +74,6 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "bootstrap:", err)
 		return 1
 	}
-	env.settings = settings.NewService(st, nil)
 	// The suite makes many requests from one address and a few keys; the
 	// limits themselves are tested on routers of their own.
 	if _, err := env.settings.Put(ctx, settings.KeyRateLimits,
@@ -88,6 +90,7 @@ func runMain(m *testing.M) int {
 func newRouter(tc client.Client, triageWait time.Duration) *api.Router {
 	return api.NewRouter(api.Options{
 		Store: env.store, Temporal: tc, Settings: env.settings, Log: testenv.Logger(), Version: "test",
+		Connectors: app.NewConnectors(env.store),
 		TriageWait: triageWait,
 	})
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"strconv"
 	"time"
 
@@ -55,4 +56,20 @@ func (m *httpMetrics) middleware(c *gin.Context) {
 func (s *server) metricsHandler() gin.HandlerFunc {
 	h := promhttp.HandlerFor(s.opts.Gatherer, promhttp.HandlerOpts{})
 	return gin.WrapH(h)
+}
+
+// registerKillSwitchMetric exposes kill_switch_active (0 or 1), read from
+// the store at scrape time.
+func (s *server) registerKillSwitchMetric(reg prometheus.Registerer) {
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "kill_switch_active",
+		Help: "1 while the kill switch halts all automation, else 0.",
+	}, func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+		defer cancel()
+		if s.killSwitchActive(ctx) {
+			return 1
+		}
+		return 0
+	}))
 }

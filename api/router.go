@@ -12,6 +12,7 @@ import (
 	"github.com/ulule/limiter/v3"
 	"go.temporal.io/sdk/client"
 
+	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -20,6 +21,7 @@ import (
 const (
 	DefaultMaxBodyBytes = 1 << 20
 	DefaultTriageWait   = 10 * time.Second
+	DefaultActionWait   = 10 * time.Second
 )
 
 // Options configures the HTTP interface.
@@ -36,6 +38,11 @@ type Options struct {
 	// TriageWait is how long a triage request waits for the verdict before
 	// answering 202 with the triage still running.
 	TriageWait time.Duration
+	// ActionWait is how long an action request or approval waits for the
+	// outcome before answering 202.
+	ActionWait time.Duration
+	// Connectors reach the response tools (scan results, health).
+	Connectors connectors.Set
 	// SecureCookies marks the session cookie Secure even on plain HTTP
 	// (for TLS terminated by a proxy).
 	SecureCookies bool
@@ -57,6 +64,7 @@ type server struct {
 	metrics       *httpMetrics
 	limiter       *rateLimiter
 	loginThrottle limiter.Store
+	connectors    connectors.Set
 }
 
 // Router is Vigil's HTTP handler together with the access rule of every
@@ -75,6 +83,9 @@ func NewRouter(opts Options) *Router {
 	if opts.TriageWait <= 0 {
 		opts.TriageWait = DefaultTriageWait
 	}
+	if opts.ActionWait <= 0 {
+		opts.ActionWait = DefaultActionWait
+	}
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
@@ -84,7 +95,8 @@ func NewRouter(opts Options) *Router {
 	}
 	s := &server{store: opts.Store, temporal: opts.Temporal, settings: opts.Settings, log: opts.Log, opts: opts,
 		metrics: newHTTPMetrics(opts.Registerer), limiter: newRateLimiter(opts.Settings),
-		loginThrottle: newLoginThrottle()}
+		loginThrottle: newLoginThrottle(), connectors: opts.Connectors}
+	s.registerKillSwitchMetric(opts.Registerer)
 
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
@@ -142,8 +154,27 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{get, "/audit", admin, ScopeAdmin, LimitRead, ""}, s.listAudit)
 
 	// Policy rules.
+	a.handle(Route{get, "/policies", viewer, ScopeRead, LimitRead, ""}, s.listPolicies)
+	a.handle(Route{get, "/policies/:id", viewer, ScopeRead, LimitRead, ""}, s.getPolicy)
+	a.handle(Route{post, "/policies", manager, ScopeWrite, LimitWrite, "policy.create"}, s.createPolicy)
+	a.handle(Route{put, "/policies/:id", manager, ScopeWrite, LimitWrite, "policy.update"}, s.updatePolicy)
+	a.handle(Route{del, "/policies/:id", manager, ScopeWrite, LimitWrite, "policy.delete"}, s.deletePolicy)
 
 	// Actions, approvals and the kill switch.
+	a.handle(Route{get, "/actions/types", viewer, ScopeRead, LimitRead, ""}, s.listActionTypes)
+	a.handle(Route{get, "/actions", viewer, ScopeRead, LimitRead, ""}, s.listActions)
+	a.handle(Route{post, "/actions/execute", analyst, ScopeActionsExecute, LimitWrite, "action.request"}, s.executeAction)
+	a.handle(Route{get, "/actions/:id", viewer, ScopeRead, LimitRead, ""}, s.getAction)
+	a.handle(Route{get, "/actions/:id/scan", viewer, ScopeRead, LimitRead, ""}, s.scanResults)
+	a.handle(Route{post, "/actions/:id/approve", analyst, ScopeActionsApprove, LimitWrite, "action.approve"}, s.approveAction)
+	a.handle(Route{post, "/actions/:id/reject", analyst, ScopeActionsApprove, LimitWrite, "action.reject"}, s.rejectAction)
+	a.handle(Route{post, "/actions/:id/rollback", analyst, ScopeActionsExecute, LimitWrite, "action.rollback"}, s.rollbackAction)
+	a.handle(Route{post, "/incidents/:id/actions", analyst, ScopeActionsExecute, LimitWrite, "action.request"}, s.requestIncidentAction)
+	a.handle(Route{get, "/incidents/:id/actions", viewer, ScopeRead, LimitRead, ""}, s.listIncidentActions)
+	a.handle(Route{get, "/kill-switch", viewer, ScopeRead, LimitRead, ""}, s.getKillSwitch)
+	a.handle(Route{post, "/kill-switch/activate", manager, ScopeWrite, LimitWrite, "kill_switch.activate"}, s.activateKillSwitch)
+	a.handle(Route{post, "/kill-switch/deactivate", manager, ScopeWrite, LimitWrite, "kill_switch.deactivate"}, s.deactivateKillSwitch)
+	a.handle(Route{get, "/connectors/health", viewer, ScopeRead, LimitRead, ""}, s.connectorHealth)
 	return &Router{Engine: r, Access: a.list}
 }
 

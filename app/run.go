@@ -17,6 +17,9 @@ import (
 
 	"github.com/vigil-soc/vigil/activities"
 	"github.com/vigil-soc/vigil/api"
+	"github.com/vigil-soc/vigil/connectors"
+	"github.com/vigil-soc/vigil/connectors/simulated"
+	"github.com/vigil-soc/vigil/policy"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
@@ -80,11 +83,25 @@ func DialTemporal(ctx context.Context, cfg Config, log *slog.Logger) (client.Cli
 	}
 }
 
+// NewConnectors builds the response tool connectors: the simulated set,
+// which keeps its state in the store, until vendor connectors are
+// configured.
+func NewConnectors(st *store.Store) connectors.Set { return simulated.New(st) }
+
 // NewWorker builds a worker with every workflow and activity registered.
-func NewWorker(c client.Client, st *store.Store, stopTimeout time.Duration) worker.Worker {
+func NewWorker(c client.Client, st *store.Store, svc *settings.Service, log *slog.Logger, stopTimeout time.Duration) worker.Worker {
 	w := worker.New(c, workflows.TaskQueue, worker.Options{WorkerStopTimeout: stopTimeout})
 	w.RegisterWorkflow(workflows.Triage)
-	w.RegisterActivity(&activities.Activities{Store: st, Analyzer: triage.NewRuleAnalyzer()})
+	w.RegisterWorkflow(workflows.Action)
+	w.RegisterWorkflow(workflows.KillSwitch)
+	w.RegisterActivity(&activities.Activities{
+		Store:      st,
+		Analyzer:   triage.NewRuleAnalyzer(),
+		Policy:     policy.NewEngine(st),
+		Connectors: NewConnectors(st),
+		Settings:   svc,
+		Notifier:   activities.LogNotifier{Log: log},
+	})
 	return w
 }
 
@@ -106,6 +123,10 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 			log.Warn("VIGIL_BOOTSTRAP_ADMIN_KEY was revoked and stays revoked; set a new key")
 		}
 	}
+	svc, err := NewSettings(cfg, st)
+	if err != nil {
+		return err
+	}
 	tc, err := DialTemporal(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -114,7 +135,7 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 
 	var w worker.Worker
 	if mode == ModeServe || mode == ModeWorker {
-		w = NewWorker(tc, st, cfg.ShutdownTimeout)
+		w = NewWorker(tc, st, svc, log, cfg.ShutdownTimeout)
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
 		}
@@ -127,7 +148,7 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 		log.Info("shutting down worker")
 		return nil
 	}
-	return serveHTTP(ctx, cfg, st, tc, log)
+	return serveHTTP(ctx, cfg, st, svc, tc, log)
 }
 
 // NewSettings builds the settings service; without VIGIL_SECRET_KEY it
@@ -144,16 +165,13 @@ func NewSettings(cfg Config, st *store.Store) (*settings.Service, error) {
 	return settings.NewService(st, box), nil
 }
 
-func serveHTTP(ctx context.Context, cfg Config, st *store.Store, tc client.Client, log *slog.Logger) error {
-	svc, err := NewSettings(cfg, st)
-	if err != nil {
-		return err
-	}
+func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.Service, tc client.Client, log *slog.Logger) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	router := api.NewRouter(api.Options{
 		Store: st, Temporal: tc, Log: log, Version: Version,
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait,
+		Connectors: NewConnectors(st),
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies,
 		Registerer: reg, Gatherer: reg,
 	})

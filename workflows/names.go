@@ -26,3 +26,27 @@ var SearchAttributeNames = []string{"IncidentNumber", "Severity", "IncidentType"
 func TriageWorkflowID(incidentID, triageID string) string {
 	return "triage/" + incidentID + "/" + triageID
 }
+
+// ActionWorkflowID is the ID of the workflow that carries one action.
+func ActionWorkflowID(actionID string) string { return "action/" + actionID }
+
+// KillSwitchWorkflowID is the singleton that holds the kill switch state.
+const KillSwitchWorkflowID = "kill-switch"
+
+// Signal and query names shared with the API.
+const (
+	// SignalApprove carries an ApproveSignal to a waiting Action workflow.
+	SignalApprove = "approve"
+	// SignalReject carries a RejectSignal to a waiting Action workflow.
+	SignalReject = "reject"
+	// SignalResume wakes an Action workflow parked by the kill switch.
+	SignalResume = "resume"
+	// SignalKillSwitchSet carries a KillSwitchChange to the kill switch.
+	SignalKillSwitchSet = "kill-switch-set"
+	// SignalPark registers a parked Action workflow with the kill switch.
+	SignalPark = "park"
+	// QueryKillSwitch returns the kill switch's KillSwitchState.
+	QueryKillSwitch = "state"
+	// QueryActionStage returns the stage an Action workflow is in.
+	QueryActionStage = "stage"
+)

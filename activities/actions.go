@@ -1,0 +1,213 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/vigil-soc/vigil/actions"
+	"github.com/vigil-soc/vigil/connectors"
+	"github.com/vigil-soc/vigil/policy"
+	"github.com/vigil-soc/vigil/store"
+)
+
+// More non-retryable application error types.
+const (
+	// ErrTypeKillSwitch means the kill switch holds all connector calls;
+	// the workflow parks until it is lifted.
+	ErrTypeKillSwitch = "KillSwitchActive"
+	// ErrTypePermanent means the connector refused the call for a reason
+	// a retry cannot fix.
+	ErrTypePermanent = "PermanentConnectorError"
+)
+
+// Policy outcomes as the Action workflow sees them.
+const (
+	OutcomeAutoApprove     = policy.OutcomeAutoApprove
+	OutcomeRequireApproval = policy.OutcomeRequireApproval
+	OutcomeDeny            = policy.OutcomeDeny
+)
+
+// defaultApprovalExpiry applies when the general setting cannot be read.
+const defaultApprovalExpiry = 72 * time.Hour
+
+// ActionPlan is the policy decision an Action workflow acts on.
+type ActionPlan struct {
+	Outcome        string
+	ApprovalLevel  string
+	ApprovalExpiry time.Duration
+	RuleName       string
+	Reason         string
+}
+
+// ExecutionResult is what a connector call produced.
+type ExecutionResult struct {
+	Success bool
+	Message string
+	Output  map[string]any
+}
+
+// ApproverNotifier tells approvers an action waits for them. The default
+// logs; the notification channels plug in here.
+type ApproverNotifier interface {
+	NotifyApprovers(ctx context.Context, a *store.Action) error
+}
+
+// LogNotifier is the ApproverNotifier used until channels are configured.
+type LogNotifier struct{ Log *slog.Logger }
+
+// NotifyApprovers logs the request for approval.
+func (n LogNotifier) NotifyApprovers(ctx context.Context, a *store.Action) error {
+	n.Log.InfoContext(ctx, "action awaits approval", "action_id", a.ID, "action_type", a.ActionType,
+		"approval_level", a.ApprovalLevel, "requested_by", a.RequestedBy)
+	return nil
+}
+
+// DecideAction evaluates policy for a pending action and records the
+// outcome. Run again on a decided action, it returns the stored decision.
+func (a *Activities) DecideAction(ctx context.Context, actionID string) (ActionPlan, error) {
+	act, err := a.Store.GetAction(ctx, actionID)
+	if err != nil {
+		return ActionPlan{}, permanentIfNotFound(err)
+	}
+	expiry := a.approvalExpiry(ctx)
+	switch act.Status {
+	case store.ActionPendingApproval:
+		return ActionPlan{Outcome: OutcomeRequireApproval, ApprovalLevel: act.ApprovalLevel,
+			ApprovalExpiry: time.Until(*act.ExpiresAt), RuleName: act.PolicyRuleName, Reason: act.DecisionReason}, nil
+	case store.ActionRejected:
+		return ActionPlan{Outcome: OutcomeDeny, RuleName: act.PolicyRuleName, Reason: act.DecisionReason}, nil
+	}
+	typ, ok := actions.Lookup(act.ActionType)
+	if !ok {
+		return ActionPlan{}, temporal.NewNonRetryableApplicationError("unknown action type "+act.ActionType, ErrTypePermanent, nil)
+	}
+	env, err := a.policyEnv(ctx, act)
+	if err != nil {
+		return ActionPlan{}, err
+	}
+	d, err := a.Policy.Decide(ctx, env, typ.DefaultApprovalLevel)
+	if err != nil {
+		return ActionPlan{}, fmt.Errorf("evaluate policy: %w", err)
+	}
+	plan := ActionPlan{Outcome: d.Outcome, ApprovalLevel: d.ApprovalLevel, ApprovalExpiry: expiry,
+		RuleName: d.RuleName, Reason: d.Reason}
+	rec := store.ActionDecision{Outcome: d.Outcome, ApprovalLevel: d.ApprovalLevel,
+		RuleID: d.RuleID, RuleName: d.RuleName, Reason: d.Reason}
+	if d.Outcome == OutcomeRequireApproval {
+		exp := store.Now().Add(expiry)
+		rec.ExpiresAt = &exp
+	}
+	if err := a.Store.RecordDecision(ctx, actionID, rec); err != nil {
+		return ActionPlan{}, err
+	}
+	return plan, nil
+}
+
+func (a *Activities) approvalExpiry(ctx context.Context) time.Duration {
+	if a.Settings == nil {
+		return defaultApprovalExpiry
+	}
+	g, err := a.Settings.General(ctx)
+	if err != nil {
+		return defaultApprovalExpiry
+	}
+	return time.Duration(g.ApprovalExpiryHours) * time.Hour
+}
+
+// policyEnv gathers what rules may look at: the action, its incident and
+// the requester.
+func (a *Activities) policyEnv(ctx context.Context, act *store.Action) (policy.Env, error) {
+	env := policy.Env{
+		Action: policy.ActionEnv{Type: act.ActionType, Parameters: act.Parameters.V},
+	}
+	if u, err := a.Store.GetUser(ctx, act.RequestedByID); err == nil {
+		env.Requester = policy.RequesterEnv{Username: u.Username, Role: u.Role, RoleRank: store.RoleRank(u.Role)}
+	} else {
+		env.Requester = policy.RequesterEnv{Username: act.RequestedBy, Role: "system", RoleRank: -1}
+	}
+	if act.IncidentID != nil {
+		inc, err := a.Store.GetIncident(ctx, *act.IncidentID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return env, err
+		}
+		if err == nil {
+			env.Incident = policy.IncidentEnv{Present: true, ID: inc.ID, Number: inc.IncidentNumber,
+				Severity: inc.Severity, SeverityRank: store.SeverityRank(inc.Severity),
+				Type: inc.IncidentType, Source: inc.Source}
+			if v := inc.Verdict.V; v != nil {
+				env.Incident.Verdict = policy.VerdictEnv{Classification: v.Classification, Confidence: v.Confidence, Category: v.Category}
+			}
+		}
+	}
+	return env, nil
+}
+
+// NotifyApprovers tells approvers an action awaits them.
+func (a *Activities) NotifyApprovers(ctx context.Context, actionID string) error {
+	act, err := a.Store.GetAction(ctx, actionID)
+	if err != nil {
+		return permanentIfNotFound(err)
+	}
+	if a.Notifier == nil {
+		return nil
+	}
+	return a.Notifier.NotifyApprovers(ctx, act)
+}
+
+// ExecuteAction performs the action through its connector. The action id
+// is the idempotency key, so a retry or a worker crash never performs it
+// twice. While the kill switch is active no connector call starts.
+func (a *Activities) ExecuteAction(ctx context.Context, actionID string) (ExecutionResult, error) {
+	act, err := a.Store.GetAction(ctx, actionID)
+	if err != nil {
+		return ExecutionResult{}, permanentIfNotFound(err)
+	}
+	if act.Status == store.ActionCompleted && act.Result.V != nil {
+		r := act.Result.V
+		return ExecutionResult{Success: r.Success, Message: r.Message, Output: r.Output}, nil
+	}
+	ks, err := a.Store.KillSwitch(ctx)
+	if err != nil {
+		return ExecutionResult{}, err
+	}
+	if ks.Active {
+		return ExecutionResult{}, temporal.NewNonRetryableApplicationError(
+			"kill switch active: "+ks.Reason, ErrTypeKillSwitch, nil)
+	}
+	res, err := a.Connectors.Execute(ctx, act.ActionType, act.ID, act.Parameters.V)
+	if errors.Is(err, connectors.ErrPermanent) {
+		return ExecutionResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
+	}
+	if err != nil {
+		return ExecutionResult{}, fmt.Errorf("%s via connector: %w", act.ActionType, err)
+	}
+	return ExecutionResult{Success: res.Success, Message: res.Message, Output: res.Output}, nil
+}
+
+// RecordActionResult stores a finished execution.
+func (a *Activities) RecordActionResult(ctx context.Context, actionID string, r ExecutionResult) error {
+	return a.Store.CompleteAction(ctx, actionID, "system", store.ActionResult{Success: r.Success, Message: r.Message, Output: r.Output})
+}
+
+// FailAction records why an action ended without running.
+func (a *Activities) FailAction(ctx context.Context, actionID, reason string) error {
+	return a.Store.FailAction(ctx, actionID, reason)
+}
+
+// KillSwitchMirror is the kill switch state written to the store.
+type KillSwitchMirror struct {
+	Active bool
+	Reason string
+	By     string
+	At     time.Time
+}
+
+// MirrorKillSwitch writes the kill switch workflow's state to the store.
+func (a *Activities) MirrorKillSwitch(ctx context.Context, m KillSwitchMirror) error {
+	return a.Store.SetKillSwitch(ctx, store.KillSwitchState{Active: m.Active, Reason: m.Reason, ChangedBy: m.By, ChangedAt: m.At})
+}

@@ -1,0 +1,133 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/workflows"
+)
+
+type approveRequest struct {
+	Comment string `json:"comment"`
+}
+
+type rejectRequest struct {
+	Reason *string `json:"reason"`
+}
+
+// pendingForApprover loads an action the caller may decide: pending
+// approval, at or below the caller's level, and (unless the general
+// setting allows it) not requested by the caller.
+func (s *server) pendingForApprover(c *gin.Context) (*store.Action, error) {
+	a, err := s.store.GetAction(c, c.Param("id"))
+	if err != nil {
+		return nil, orNotFound(err, "action")
+	}
+	if a.Status != store.ActionPendingApproval || a.ApprovedBy != "" {
+		return nil, errNotPending(a)
+	}
+	me := principal(c).User
+	if store.RoleRank(me.Role) < store.RoleRank(a.ApprovalLevel) {
+		return nil, &Error{Status: http.StatusForbidden, Code: CodeInsufficientLevel,
+			Message: "your role cannot decide an action that needs " + a.ApprovalLevel + " approval",
+			Details: map[string]any{"required_level": a.ApprovalLevel, "your_level": me.Role}}
+	}
+	if a.RequestedByID == me.ID && !s.selfApprovalAllowed(c) {
+		return nil, newError(http.StatusForbidden, CodeSelfApproval,
+			"you requested this action; another approver must decide it (setting general.allow_self_approval)")
+	}
+	return a, nil
+}
+
+func (s *server) selfApprovalAllowed(ctx context.Context) bool {
+	if s.settings == nil {
+		return false
+	}
+	g, err := s.settings.General(ctx)
+	return err == nil && g.AllowSelfApproval
+}
+
+// approveAction claims the approval in the store (exactly one racing
+// approver wins), signals the waiting workflow, and waits a bounded time
+// for the result.
+func (s *server) approveAction(c *gin.Context) (reply, error) {
+	var req approveRequest
+	if err := decodeJSON(c, &req, true); err != nil {
+		return reply{}, err
+	}
+	a, err := s.pendingForApprover(c)
+	if err != nil {
+		return reply{}, err
+	}
+	me := principal(c).User.Username
+	won, err := s.store.ClaimApproval(c, a.ID, me, req.Comment)
+	if err != nil {
+		return reply{}, err
+	}
+	if !won {
+		latest, _ := s.store.GetAction(c, a.ID)
+		return reply{}, errNotPending(latest)
+	}
+	err = s.temporal.SignalWorkflow(c, a.WorkflowID, "", workflows.SignalApprove, workflows.ApproveSignal{By: me, Comment: req.Comment})
+	if err != nil {
+		_ = s.store.ReleaseApproval(context.WithoutCancel(c), a.ID, me)
+		return reply{}, newError(http.StatusServiceUnavailable, CodeUnavailable, "the workflow engine is unreachable; the approval was not recorded")
+	}
+	setAuditDetails(c, map[string]any{"action_type": a.ActionType, "approval_level": a.ApprovalLevel})
+	done, err := s.waitAction(c, a.ID, func(a *store.Action) bool { return a.Status != store.ActionPendingApproval })
+	if err != nil {
+		return reply{}, err
+	}
+	body := gin.H{"id": done.ID, "status": done.Status, "approved_by": done.ApprovedBy,
+		"approved_at": utcPtr(done.ApprovedAt), "result": resultView(done.Result.V)}
+	if done.Error != "" {
+		body["error"] = done.Error
+	}
+	if done.Status == store.ActionPendingApproval {
+		body["message"] = s.pendingMessage(c)
+		return accepted(body), nil
+	}
+	return ok(body), nil
+}
+
+// rejectAction records the rejection (exactly one racing decider wins)
+// and signals the workflow so it ends.
+func (s *server) rejectAction(c *gin.Context) (reply, error) {
+	var req rejectRequest
+	if err := decodeJSON(c, &req, false); err != nil {
+		return reply{}, err
+	}
+	bad := map[string]string{}
+	reason := requiredText(bad, "reason", req.Reason, maxTextLen)
+	if len(bad) > 0 {
+		return reply{}, validationError(bad)
+	}
+	a, err := s.pendingForApprover(c)
+	if err != nil {
+		return reply{}, err
+	}
+	me := principal(c).User.Username
+	won, err := s.store.Reject(c, a.ID, me, reason)
+	if err != nil {
+		return reply{}, err
+	}
+	if !won {
+		latest, _ := s.store.GetAction(c, a.ID)
+		return reply{}, errNotPending(latest)
+	}
+	if err := s.temporal.SignalWorkflow(c, a.WorkflowID, "", workflows.SignalReject, workflows.RejectSignal{By: me, Reason: reason}); err != nil {
+		// The rejection stands in the store; the workflow ends at expiry
+		// without executing, because executing needs an approve signal.
+		s.log.Warn("reject signal not delivered", "action_id", a.ID, "err", err)
+	}
+	setAuditDetails(c, map[string]any{"action_type": a.ActionType, "reason_length": len(reason)})
+	done, err := s.store.GetAction(c, a.ID)
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(gin.H{"id": done.ID, "status": done.Status, "rejected_by": done.RejectedBy,
+		"rejected_at": utcPtr(done.RejectedAt), "rejection_reason": done.RejectionReason}), nil
+}

@@ -1,0 +1,95 @@
+package connectors
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/vigil-soc/vigil/actions"
+)
+
+// Set holds one connector of each kind. A nil field means that kind of tool
+// is not configured: actions needing it fail permanently.
+type Set struct {
+	Email     EmailGateway
+	EDR       EDR
+	Ticketing Ticketing
+	Notifier  Notifier
+}
+
+// Execute runs actionType with params on the connector that performs it;
+// key is the idempotency key (the action id). Parameters are validated (and
+// defaults filled) again here so a caller holding a stale or hand-built
+// parameter map cannot reach a connector with bad input; invalid
+// parameters, unknown types and missing connectors are permanent errors.
+func (s Set) Execute(ctx context.Context, actionType, key string, params map[string]any) (Result, error) {
+	typ, ok := actions.Lookup(actionType)
+	if !ok {
+		return Result{}, Permanentf("unknown action type %q", actionType)
+	}
+	if key == "" {
+		return Result{}, Permanentf("%s: empty idempotency key", actionType)
+	}
+	p, errs := typ.Validate(params)
+	if errs != nil {
+		return Result{}, Permanentf("invalid parameters for %s: %s", actionType, describe(errs))
+	}
+	str := func(name string) string { v, _ := p[name].(string); return v }
+	if err := s.require(typ.Connector); err != nil {
+		return Result{}, err
+	}
+	switch actionType {
+	case actions.QuarantineEmail:
+		return s.Email.Quarantine(ctx, key, str("message_id"), str("reason"))
+	case actions.ReleaseEmail:
+		return s.Email.Release(ctx, key, str("message_id"), str("reason"))
+	case actions.BlockSender:
+		return s.Email.BlockSender(ctx, key, str("sender"), str("reason"))
+	case actions.UnblockSender:
+		return s.Email.UnblockSender(ctx, key, str("sender"), str("reason"))
+	case actions.IsolateHost:
+		return s.EDR.Isolate(ctx, key, str("host_id"), str("reason"))
+	case actions.UnisolateHost:
+		return s.EDR.Unisolate(ctx, key, str("host_id"), str("reason"))
+	case actions.ScanHost:
+		return s.EDR.StartScan(ctx, key, str("host_id"), str("scan_type"))
+	case actions.CreateTicket:
+		return s.Ticketing.CreateTicket(ctx, key, Ticket{
+			Title: str("title"), Description: str("description"), Priority: str("priority"),
+		})
+	case actions.NotifyUser:
+		return s.Notifier.NotifyUser(ctx, key, str("user"), str("message"), str("channel"))
+	}
+	// Reached only when the catalog gains a type this switch does not know.
+	return Result{}, Permanentf("action type %s has no connector operation", actionType)
+}
+
+// require fails permanently when the connector of the given kind is unset.
+func (s Set) require(kind string) error {
+	var set bool
+	switch kind {
+	case actions.ConnectorEmailGateway:
+		set = s.Email != nil
+	case actions.ConnectorEDR:
+		set = s.EDR != nil
+	case actions.ConnectorTicketing:
+		set = s.Ticketing != nil
+	case actions.ConnectorNotifier:
+		set = s.Notifier != nil
+	}
+	if !set {
+		return Permanentf("no %s connector is configured", kind)
+	}
+	return nil
+}
+
+// describe renders validation errors in a stable order.
+func describe(errs map[string]string) string {
+	parts := make([]string, 0, len(errs))
+	for field, msg := range errs {
+		parts = append(parts, field+" "+msg)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
+}
+

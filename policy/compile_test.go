@@ -1,0 +1,130 @@
+package policy_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/vigil-soc/vigil/policy"
+)
+
+// sampleEnv is an isolate-host request by a senior on a critical,
+// triaged incident.
+func sampleEnv() policy.Env {
+	return policy.Env{
+		Action: policy.ActionEnv{Type: "isolate_host", Parameters: map[string]any{
+			"hostname": "ws-042", "count": 3.0, "tags": []any{"prod", "finance"},
+		}},
+		Incident: policy.IncidentEnv{
+			Present: true, ID: "7d1c1f5e-4a39-4f0e-9a57-1d9c0b8e2f10", Number: "INC-2026-0007",
+			Severity: "critical", SeverityRank: 4, Type: "malware", Source: "edr",
+			Verdict: policy.VerdictEnv{Classification: "true_positive", Confidence: 0.93, Category: "ransomware"},
+		},
+		Requester: policy.RequesterEnv{Username: "sam", Role: "senior", RoleRank: 2},
+	}
+}
+
+func TestCompileAcceptsEveryEnvField(t *testing.T) {
+	cases := map[string]bool{
+		`action.type == "isolate_host"`:                                     true,
+		`action.parameters.hostname startsWith "ws-"`:                       true,
+		`action.parameters.count > 2`:                                       true,
+		`"finance" in action.parameters.tags`:                               true,
+		`"hostname" in keys(action.parameters)`:                             true,
+		`len(action.parameters) == 3`:                                       true,
+		`incident.present`:                                                  true,
+		`incident.id != ""`:                                                 true,
+		`incident.number matches "^INC-\\d{4}-\\d{4,}$"`:                    true,
+		`incident.severity in ["high", "critical"]`:                         true,
+		`incident.severity_rank >= 3`:                                       true,
+		`incident.type == "phishing"`:                                       false,
+		`upper(incident.source) == "EDR"`:                                   true,
+		`incident.verdict.classification == "true_positive"`:                true,
+		`incident.verdict.confidence >= 0.9`:                                true,
+		`incident.verdict.category endsWith "ware"`:                         true,
+		`requester.username == "sam"`:                                       true,
+		`requester.role == "analyst"`:                                       false,
+		`requester.role_rank >= 2 and not (incident.severity_rank < 2)`:     true,
+		`any(action.parameters.tags, {# == "prod"})`:                        true,
+		"action.type == \"isolate_host\" &&\n  incident.severity_rank == 4": true,
+	}
+	env := sampleEnv()
+	for cond, want := range cases {
+		t.Run(cond, func(t *testing.T) {
+			p, err := policy.Compile(cond)
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			if p.Source() != cond {
+				t.Fatalf("Source() = %q", p.Source())
+			}
+			got, err := p.Match(env)
+			if err != nil || got != want {
+				t.Fatalf("Match = %v, %v; want %v", got, err, want)
+			}
+		})
+	}
+}
+
+func TestCompileRejects(t *testing.T) {
+	cases := []struct {
+		name      string
+		condition string
+		line, col int
+		message   string
+	}{
+		{"type mismatch", `incident.severity > 3`, 1, 19, "mismatched types"},
+		{"unknown field", `action.typo == "x"`, 1, 8, "no field typo"},
+		{"unknown variable", `actor.name == "x"`, 1, 1, "unknown name actor"},
+		{"syntax error on line 2", "action.type == \"isolate_host\" &&\n  (incident.present ||", 2, 22, "unexpected token EOF"},
+		{"unknown field on line 3", "incident.present and\nincident.severity_rank > 2 and\n  requester.rolerank > 1", 3, 13, "no field rolerank"},
+		{"not a boolean", `action.type`, 1, 1, "expected bool"},
+		{"disabled builtin", `now() != nil`, 1, 1, "unknown name now"},
+		{"empty", "", 1, 1, "empty"},
+		{"blank", " \n\t", 1, 1, "empty"},
+		{"too long", "true" + strings.Repeat(" ", policy.MaxConditionLength), 1, policy.MaxConditionLength + 1, "longer than 4096"},
+		{"too many nodes", strings.TrimSuffix(strings.Repeat("1+", 1200), "+") + " > 0", 1, 0, "maximum allowed nodes"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := policy.Compile(tc.condition)
+			var ce *policy.CompileError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %v (%T) is not a *CompileError", err, err)
+			}
+			if ce.Line != tc.line || (tc.col != 0 && ce.Column != tc.col) {
+				t.Errorf("position %d:%d, want %d:%d (%v)", ce.Line, ce.Column, tc.line, tc.col, ce)
+			}
+			if !strings.Contains(ce.Message, tc.message) {
+				t.Errorf("message %q does not mention %q", ce.Message, tc.message)
+			}
+			if !strings.HasPrefix(ce.Error(), "line ") {
+				t.Errorf("Error() = %q does not lead with the position", ce.Error())
+			}
+		})
+	}
+}
+
+func TestMatchRunTimeErrors(t *testing.T) {
+	cases := map[string]string{
+		"wrong parameter type": `action.parameters.hostname > 5`,
+		"member of missing":    `action.parameters.missing.name == "x"`,
+		"memory budget":        `len(1..2000000) > 0`,
+		"nested walks":         `all(1..1000, {all(1..1000, {true})})`,
+	}
+	for name, cond := range cases {
+		t.Run(name, func(t *testing.T) {
+			p, err := policy.Compile(cond)
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			got, err := p.Match(sampleEnv())
+			if err == nil || got {
+				t.Fatalf("Match = %v, %v; want a run-time error", got, err)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,270 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// Action statuses, as SPEC.md names them.
+const (
+	ActionPending         = "pending"
+	ActionPendingApproval = "pending_approval"
+	ActionCompleted       = "completed"
+	ActionFailed          = "failed"
+	ActionRejected        = "rejected"
+)
+
+// ActionStatuses lists every action status.
+var ActionStatuses = []string{ActionPending, ActionPendingApproval, ActionCompleted, ActionFailed, ActionRejected}
+
+// ActionResult is what executing an action produced.
+type ActionResult struct {
+	Success bool           `json:"success"`
+	Message string         `json:"message"`
+	Output  map[string]any `json:"output,omitempty"`
+}
+
+// Action is one requested response action and everything that happened to it.
+type Action struct {
+	ID              string `gorm:"primaryKey"`
+	IncidentID      *string
+	ActionType      string
+	Status          string
+	ApprovalLevel   string
+	Parameters      JSON[map[string]any]
+	RequestedBy     string
+	RequestedByID   string
+	RequestedAt     time.Time
+	ExecutedAt      *time.Time
+	ExecutedBy      string
+	ApprovedBy      string
+	ApprovedAt      *time.Time
+	ApprovalComment string
+	RejectedBy      string
+	RejectedAt      *time.Time
+	RejectionReason string
+	Result          JSON[*ActionResult]
+	Error           string
+	PolicyRuleID    string
+	PolicyRuleName  string
+	DecisionReason  string
+	RollbackOf      string
+	RolledBackBy    string
+	WorkflowID      string
+	ExpiresAt       *time.Time
+	UpdatedAt       time.Time
+}
+
+// CreateAction inserts a new action in status pending.
+func (s *Store) CreateAction(ctx context.Context, a *Action) error {
+	now := Now()
+	a.Status = ActionPending
+	a.RequestedAt, a.UpdatedAt = now, now
+	if a.Parameters.V == nil {
+		a.Parameters = NewJSON(map[string]any{})
+	}
+	if err := s.db.WithContext(ctx).Create(a).Error; err != nil {
+		return fmt.Errorf("create action: %w", translate(err))
+	}
+	return nil
+}
+
+// GetAction reads one action.
+func (s *Store) GetAction(ctx context.Context, id string) (*Action, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	var a Action
+	if err := s.db.WithContext(ctx).Take(&a, "id = ?", id).Error; err != nil {
+		return nil, translate(err)
+	}
+	return &a, nil
+}
+
+// ActionFilter selects actions; zero values mean no filter.
+type ActionFilter struct {
+	Status        string
+	ActionType    string
+	IncidentID    string
+	ApprovalLevel string
+	Limit         int
+}
+
+// ListActions returns actions newest first.
+func (s *Store) ListActions(ctx context.Context, f ActionFilter) ([]Action, error) {
+	q := s.db.WithContext(ctx).Model(&Action{})
+	if f.Status != "" {
+		q = q.Where("status = ?", f.Status)
+	}
+	if f.ActionType != "" {
+		q = q.Where("action_type = ?", f.ActionType)
+	}
+	if f.IncidentID != "" {
+		q = q.Where("incident_id = ?", f.IncidentID)
+	}
+	if f.ApprovalLevel != "" {
+		q = q.Where("approval_level = ?", f.ApprovalLevel)
+	}
+	if f.Limit <= 0 {
+		f.Limit = 100
+	}
+	var out []Action
+	if err := q.Order("requested_at DESC, id DESC").Limit(f.Limit).Find(&out).Error; err != nil {
+		return nil, fmt.Errorf("list actions: %w", err)
+	}
+	return out, nil
+}
+
+// updateAction applies changes to an action only while it is in one of the
+// given statuses, and reports whether it did: the guard makes every
+// transition happen at most once, whoever races for it.
+func (s *Store) updateAction(ctx context.Context, id string, from []string, changes map[string]any) (bool, error) {
+	changes["updated_at"] = Now()
+	res := s.db.WithContext(ctx).Model(&Action{}).Where("id = ? AND status IN ?", id, from).Updates(changes)
+	if res.Error != nil {
+		return false, fmt.Errorf("update action: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// ActionDecision is the outcome of policy for one action.
+type ActionDecision struct {
+	Outcome       string // auto_approve, require_approval, deny
+	ApprovalLevel string
+	RuleID        string
+	RuleName      string
+	Reason        string
+	ExpiresAt     *time.Time
+}
+
+// RecordDecision stores the policy outcome on a pending action: it moves to
+// pending_approval, to rejected (deny), or stays pending to execute.
+func (s *Store) RecordDecision(ctx context.Context, id string, d ActionDecision) error {
+	changes := map[string]any{
+		"policy_rule_id": d.RuleID, "policy_rule_name": d.RuleName, "decision_reason": d.Reason,
+	}
+	switch d.Outcome {
+	case "require_approval":
+		changes["status"] = ActionPendingApproval
+		changes["approval_level"] = d.ApprovalLevel
+		changes["expires_at"] = d.ExpiresAt
+	case "deny":
+		now := Now()
+		changes["status"] = ActionRejected
+		changes["rejected_by"] = "policy:" + d.RuleName
+		changes["rejected_at"] = now
+		changes["rejection_reason"] = d.Reason
+	}
+	_, err := s.updateAction(ctx, id, []string{ActionPending}, changes)
+	return err
+}
+
+// ClaimApproval records the approver on a pending_approval action. Exactly
+// one of any number of racing approvers and rejecters gets true.
+func (s *Store) ClaimApproval(ctx context.Context, id, approver, comment string) (bool, error) {
+	res := s.db.WithContext(ctx).Model(&Action{}).
+		Where("id = ? AND status = ? AND approved_by = '' AND rejected_by = ''", id, ActionPendingApproval).
+		Updates(map[string]any{"approved_by": approver, "approved_at": Now(), "approval_comment": comment, "updated_at": Now()})
+	if res.Error != nil {
+		return false, fmt.Errorf("claim approval: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// ReleaseApproval undoes a claim whose signal could not be delivered, so
+// the action can be approved again.
+func (s *Store) ReleaseApproval(ctx context.Context, id, approver string) error {
+	return s.db.WithContext(ctx).Model(&Action{}).
+		Where("id = ? AND status = ? AND approved_by = ?", id, ActionPendingApproval, approver).
+		Updates(map[string]any{"approved_by": "", "approved_at": nil, "approval_comment": "", "updated_at": Now()}).Error
+}
+
+// Reject moves a pending_approval action to rejected. Exactly one of any
+// number of racing approvers and rejecters succeeds.
+func (s *Store) Reject(ctx context.Context, id, by, reason string) (bool, error) {
+	res := s.db.WithContext(ctx).Model(&Action{}).
+		Where("id = ? AND status = ? AND approved_by = '' AND rejected_by = ''", id, ActionPendingApproval).
+		Updates(map[string]any{"status": ActionRejected, "rejected_by": by, "rejected_at": Now(),
+			"rejection_reason": reason, "updated_at": Now()})
+	if res.Error != nil {
+		return false, fmt.Errorf("reject action: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// CompleteAction records a successful execution; repeating it is a no-op.
+func (s *Store) CompleteAction(ctx context.Context, id, executedBy string, r ActionResult) error {
+	now := Now()
+	_, err := s.updateAction(ctx, id, []string{ActionPending, ActionPendingApproval}, map[string]any{
+		"status": ActionCompleted, "executed_at": now, "executed_by": executedBy, "result": NewJSON(&r),
+	})
+	return err
+}
+
+// FailAction records why an action ended without running; repeating it is
+// a no-op.
+func (s *Store) FailAction(ctx context.Context, id, reason string) error {
+	_, err := s.updateAction(ctx, id, []string{ActionPending, ActionPendingApproval}, map[string]any{
+		"status": ActionFailed, "error": reason,
+	})
+	return err
+}
+
+// ClaimRollback links a completed action to the rollback action that will
+// reverse it. Only the first claim succeeds.
+func (s *Store) ClaimRollback(ctx context.Context, originalID, rollbackID string) (bool, error) {
+	res := s.db.WithContext(ctx).Model(&Action{}).
+		Where("id = ? AND status = ? AND rolled_back_by = ''", originalID, ActionCompleted).
+		Updates(map[string]any{"rolled_back_by": rollbackID, "updated_at": Now()})
+	if res.Error != nil {
+		return false, fmt.Errorf("claim rollback: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// ReleaseRollback undoes a rollback claim whose action never started.
+func (s *Store) ReleaseRollback(ctx context.Context, originalID, rollbackID string) error {
+	return s.db.WithContext(ctx).Model(&Action{}).
+		Where("id = ? AND rolled_back_by = ?", originalID, rollbackID).
+		Updates(map[string]any{"rolled_back_by": "", "updated_at": Now()}).Error
+}
+
+// KillSwitchState is the global halt of automation.
+type KillSwitchState struct {
+	ID        int `gorm:"primaryKey"`
+	Active    bool
+	Reason    string
+	ChangedBy string
+	ChangedAt time.Time
+}
+
+// TableName keeps the singleton's table name readable.
+func (KillSwitchState) TableName() string { return "kill_switch" }
+
+// KillSwitch reads the kill switch; never set means inactive.
+func (s *Store) KillSwitch(ctx context.Context) (KillSwitchState, error) {
+	var k KillSwitchState
+	err := s.db.WithContext(ctx).Take(&k, "id = 1").Error
+	if err == gorm.ErrRecordNotFound {
+		return KillSwitchState{ID: 1}, nil
+	}
+	if err != nil {
+		return k, fmt.Errorf("read kill switch: %w", err)
+	}
+	return k, nil
+}
+
+// SetKillSwitch writes the kill switch state.
+func (s *Store) SetKillSwitch(ctx context.Context, k KillSwitchState) error {
+	k.ID = 1
+	if k.ChangedAt.IsZero() {
+		k.ChangedAt = Now()
+	}
+	if err := s.db.WithContext(ctx).Save(&k).Error; err != nil {
+		return fmt.Errorf("write kill switch: %w", err)
+	}
+	return nil
+}
