@@ -22,6 +22,7 @@ type Config struct {
 	LogLevel          string        // VIGIL_LOG_LEVEL: debug, info, warn, error
 	MaxBodyBytes      int64         // VIGIL_MAX_BODY_BYTES
 	TriageWait        time.Duration // VIGIL_TRIAGE_WAIT
+	ActionWait        time.Duration // VIGIL_ACTION_WAIT
 	ShutdownTimeout   time.Duration // VIGIL_SHUTDOWN_TIMEOUT
 	AutoMigrate       bool          // VIGIL_AUTO_MIGRATE
 	SecretKey         string        // VIGIL_SECRET_KEY: encrypts secrets in settings
@@ -48,6 +49,9 @@ func ConfigFromEnv() (Config, error) {
 		return c, err
 	}
 	if c.TriageWait, err = envDuration("VIGIL_TRIAGE_WAIT", 10*time.Second); err != nil {
+		return c, err
+	}
+	if c.ActionWait, err = envDuration("VIGIL_ACTION_WAIT", 10*time.Second); err != nil {
 		return c, err
 	}
 	if c.ShutdownTimeout, err = envDuration("VIGIL_SHUTDOWN_TIMEOUT", 30*time.Second); err != nil {

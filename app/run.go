@@ -170,8 +170,8 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	router := api.NewRouter(api.Options{
 		Store: st, Temporal: tc, Log: log, Version: Version,
-		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait,
-		Connectors: NewConnectors(st),
+		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
+		Connectors:    NewConnectors(st),
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies,
 		Registerer: reg, Gatherer: reg,
 	})
