@@ -256,3 +256,18 @@ func TestRacingApproversExactlyOneWins(t *testing.T) {
 		t.Fatalf("final status %v with %d connector calls", final["status"], calls)
 	}
 }
+
+func TestPermanentConnectorErrorFailsTheAction(t *testing.T) {
+	key := keyFor(t, store.RoleAnalyst)
+	r := call(t, http.MethodPost, "/api/actions/execute", key,
+		map[string]any{"action": "release_email", "parameters": map[string]any{"message_id": "never-quarantined-" + randomSuffix()}})
+	expectStatus(t, r, http.StatusCreated)
+	d := r.data()
+	if d["status"] != "failed" || d["error"] == nil {
+		t.Fatalf("releasing a message that was never quarantined: %s", r.Raw)
+	}
+	got := call(t, http.MethodGet, "/api/actions/"+d["action_id"].(string), key, nil).data()
+	if got["status"] != "failed" || got["error"] == "" {
+		t.Fatalf("failed action record: %v", got)
+	}
+}
