@@ -92,4 +92,3 @@ func describe(errs map[string]string) string {
 	sort.Strings(parts)
 	return strings.Join(parts, "; ")
 }
-

@@ -2,6 +2,7 @@ package simulated_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
@@ -153,5 +154,49 @@ func TestCallsRecordStartAndOperation(t *testing.T) {
 	}
 	if calls[0].Request["message_id"] != "msg-1" || calls[0].Request["reason"] != "phish" {
 		t.Fatalf("request not recorded: %v", calls[0].Request)
+	}
+}
+
+// TestDifferentKeysOneHost races ten isolations of a never-seen host under
+// different keys: each is its own call, but the host is isolated once and
+// every caller reports the same isolation.
+func TestDifferentKeysOneHost(t *testing.T) {
+	e := newEnv(t)
+	const n = 10
+	results := make([]connectors.Result, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			results[i], errs[i] = e.set.EDR.Isolate(context.Background(), fmt.Sprintf("key-%d", i), "new-host", "")
+		}()
+	}
+	close(start)
+	wg.Wait()
+	fresh := 0
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("caller %d: %v", i, errs[i])
+		}
+		if results[i].Output["isolation_id"] != results[0].Output["isolation_id"] {
+			t.Fatalf("callers saw different isolations: %v vs %v", results[i].Output, results[0].Output)
+		}
+		if results[i].Message == "[simulated] host new-host isolated" {
+			fresh++
+		}
+	}
+	if fresh != 1 {
+		t.Fatalf("%d callers isolated the host, want 1", fresh)
+	}
+	calls, err := simulated.Calls(context.Background(), e.st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != n {
+		t.Fatalf("%d calls recorded, want %d", len(calls), n)
 	}
 }
