@@ -11,11 +11,15 @@ import (
 	"github.com/expr-lang/expr/vm"
 )
 
-// Bounds on a condition. Together they keep evaluation cheap: the language
-// has no loops or recursion of its own, only builtins that walk a finite
-// value (the action's parameters, which the API's request size limit caps at
-// 1 MiB, or a range literal, which the memory budget caps), and the node
-// limit caps how many such walks one condition can nest.
+// Bounds on a condition. Evaluation always terminates and stays cheap for
+// realistic rules: the language has no loops, recursion or user functions,
+// only builtins that walk a finite value (the action's parameters, which the
+// API's request size limit caps at 1 MiB, or a range literal, which the
+// memory budget caps), and the node limit caps how many such walks one
+// condition holds. Walks nested inside one another multiply, so a rule that
+// nests them over a large request parameter is slow rather than unbounded;
+// rules are written by managers, and evaluation runs on the requesting
+// goroutine because expr offers no way to interrupt a run.
 const (
 	// MaxConditionLength is the longest condition accepted, in characters.
 	MaxConditionLength = 4096

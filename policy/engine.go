@@ -32,16 +32,16 @@ var ApprovalLevels = []string{LevelAnalyst, LevelSenior, LevelManager}
 
 // Decision is what happens to one requested action and why.
 type Decision struct {
-	Outcome string
+	Outcome string `json:"outcome"`
 	// ApprovalLevel is set only when Outcome is OutcomeRequireApproval.
-	ApprovalLevel string
+	ApprovalLevel string `json:"approval_level,omitempty"`
 	// RuleID and RuleName name the matching rule; both are empty when no
 	// rule matched and the action type's default applied.
-	RuleID   string
-	RuleName string
+	RuleID   string `json:"rule_id,omitempty"`
+	RuleName string `json:"rule_name,omitempty"`
 	// Reason explains the decision in words for the requester and the
 	// audit trail, including any rule skipped because it failed to evaluate.
-	Reason string
+	Reason string `json:"reason"`
 }
 
 // Evaluate decides for env from rules alone, without a database: disabled
@@ -52,11 +52,13 @@ type Decision struct {
 // that level.
 //
 // A rule whose condition does not compile or fails at run time (say, it
-// compares a parameter the request sent with another type) is skipped, not
-// treated as a match, and named in the Reason. Skipping keeps one faulty
-// rule from blocking every action; the price is that a faulty deny rule
-// does not deny, which is why the Reason says so and rules are
-// type-checked when saved.
+// compares a parameter with another type) is not treated as a match and
+// is named in the Reason. Evaluation then fails closed: since the faulty
+// rule might have denied the action, any outcome other than a deny becomes
+// a manager approval. One faulty rule therefore slows actions down rather
+// than letting them through unchecked. Action parameters are validated
+// against their type before a decision is asked for, which keeps such
+// failures rare.
 //
 // The error is reserved for failures outside the rules; Evaluate itself
 // never returns one, Engine.Decide does when the rules cannot be loaded.
@@ -120,10 +122,18 @@ func checkRuleAction(r *store.Policy) error {
 	return nil
 }
 
+// withSkipped fails closed: a rule that could not be evaluated might have
+// denied the action, so unless the decision is already a denial it becomes
+// a manager approval, and the reason names the rules that failed.
 func withSkipped(d Decision, skipped []string) Decision {
-	if len(skipped) > 0 {
-		d.Reason += "; skipped after evaluation errors: " + strings.Join(skipped, ", ")
+	if len(skipped) == 0 {
+		return d
 	}
+	if d.Outcome != OutcomeDeny {
+		d.Outcome, d.ApprovalLevel = OutcomeRequireApproval, LevelManager
+		d.Reason += "; escalated to manager approval because rules could not be evaluated"
+	}
+	d.Reason += ": " + strings.Join(skipped, ", ")
 	return d
 }
 

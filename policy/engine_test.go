@@ -83,22 +83,31 @@ func TestEvaluate(t *testing.T) {
 			outcome: policy.OutcomeRequireApproval, level: policy.LevelAnalyst, ruleName: "analyst review",
 		},
 		{
-			name: "run-time error is skipped and reported", defaultLevel: policy.LevelManager,
+			name: "run-time error is skipped and reported", defaultLevel: policy.LevelSenior,
 			rules: []store.Policy{
 				rule("broken", `action.parameters.hostname > 5`, policy.OutcomeDeny, "", 10, 0),
 				rule("other", `incident.type == "phishing"`, policy.OutcomeDeny, "", 0, 0),
 			},
 			outcome: policy.OutcomeRequireApproval, level: policy.LevelManager,
-			reason: []string{"no rule matched", `skipped after evaluation errors: "broken"`, "line 1, column 28"},
+			reason: []string{"no rule matched", `could not be evaluated: "broken"`, "line 1, column 28"},
 		},
 		{
-			name: "skipped rule reported alongside a later match",
+			name: "a rule that errs fails closed: a later auto_approve becomes manager approval",
 			rules: []store.Policy{
 				rule("broken", `action.parameters.missing.x == 1`, policy.OutcomeDeny, "", 10, 0),
 				rule("fallback", "true", policy.OutcomeAutoApprove, "", 0, 0),
 			},
-			outcome: policy.OutcomeAutoApprove, ruleName: "fallback",
-			reason: []string{`rule "fallback" matched`, `"broken"`},
+			outcome: policy.OutcomeRequireApproval, level: policy.LevelManager, ruleName: "fallback",
+			reason: []string{`rule "fallback" matched`, "escalated to manager approval", `"broken"`},
+		},
+		{
+			name: "a deny after a rule that errs stays a deny",
+			rules: []store.Policy{
+				rule("broken", `action.parameters.missing.x == 1`, policy.OutcomeDeny, "", 10, 0),
+				rule("deny all", "true", policy.OutcomeDeny, "", 0, 0),
+			},
+			outcome: policy.OutcomeDeny, ruleName: "deny all",
+			reason: []string{`rule "deny all" matched`, `"broken"`},
 		},
 		{
 			name: "stored rules that would not validate are skipped",
@@ -107,7 +116,7 @@ func TestEvaluate(t *testing.T) {
 				rule("bad action", "true", "maybe", "", 20, 0),
 				rule("bad level", "true", policy.OutcomeRequireApproval, "ciso", 10, 0),
 			},
-			outcome: policy.OutcomeAutoApprove,
+			outcome: policy.OutcomeRequireApproval, level: policy.LevelManager,
 			reason:  []string{`"no compile"`, `"bad action"`, `"bad level"`},
 		},
 	}
