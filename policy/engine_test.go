@@ -117,7 +117,7 @@ func TestEvaluate(t *testing.T) {
 				rule("bad level", "true", policy.OutcomeRequireApproval, "ciso", 10, 0),
 			},
 			outcome: policy.OutcomeRequireApproval, level: policy.LevelManager,
-			reason:  []string{`"no compile"`, `"bad action"`, `"bad level"`},
+			reason: []string{`"no compile"`, `"bad action"`, `"bad level"`},
 		},
 	}
 	for _, tc := range cases {
