@@ -17,7 +17,9 @@ import (
 
 	"github.com/vigil-soc/vigil/api"
 	"github.com/vigil-soc/vigil/app"
+	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -26,13 +28,15 @@ import (
 // package; tests keep apart by creating their own users and incidents.
 var (
 	env struct {
-		store    *store.Store
-		settings *settings.Service
-		temporal client.Client
-		router   *api.Router
-		server   *httptest.Server
-		adminKey string
-		worker   worker.Worker
+		store      *store.Store
+		settings   *settings.Service
+		temporal   client.Client
+		router     *api.Router
+		server     *httptest.Server
+		adminKey   string
+		worker     worker.Worker
+		box        *secrets.Box
+		dispatcher *dispatch.Dispatcher
 	}
 )
 
@@ -81,6 +85,16 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "settings:", err)
 		return 1
 	}
+	box, err := secrets.NewBox("test-secret-key-0123456789abcdef")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "secrets:", err)
+		return 1
+	}
+	env.box = box
+	env.dispatcher = dispatch.NewDispatcher(st, &dispatch.Launcher{Store: st, Temporal: tmp.Client}, env.settings, testenv.Logger())
+	dctx, stopDispatch := context.WithCancel(ctx)
+	defer stopDispatch()
+	go env.dispatcher.Run(dctx)
 	env.router = newRouter(tmp.Client, 20*time.Second)
 	env.server = httptest.NewServer(env.router)
 	defer env.server.Close()
@@ -90,7 +104,7 @@ func runMain(m *testing.M) int {
 func newRouter(tc client.Client, triageWait time.Duration) *api.Router {
 	return api.NewRouter(api.Options{
 		Store: env.store, Temporal: tc, Settings: env.settings, Log: testenv.Logger(), Version: "test",
-		Connectors: app.NewConnectors(env.store),
+		Connectors: app.NewConnectors(env.store), Secrets: env.box, Dispatcher: env.dispatcher,
 		TriageWait: triageWait,
 	})
 }

@@ -15,9 +15,11 @@ import (
 const unmatchedPath = "unmatched"
 
 type httpMetrics struct {
-	requests *prometheus.CounterVec
-	duration *prometheus.HistogramVec
-	inFlight prometheus.Gauge
+	requests        *prometheus.CounterVec
+	duration        *prometheus.HistogramVec
+	inFlight        prometheus.Gauge
+	webhookReceived *prometheus.CounterVec
+	webhookErrors   *prometheus.CounterVec
 }
 
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
@@ -36,7 +38,15 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 			Help: "HTTP requests being served.",
 		}),
 	}
-	reg.MustRegister(m.requests, m.duration, m.inFlight)
+	m.webhookReceived = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "webhook_received_total",
+		Help: "Webhook deliveries received, by source.",
+	}, []string{"source"})
+	m.webhookErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "webhook_errors_total",
+		Help: "Webhook deliveries refused, by source and reason.",
+	}, []string{"source", "reason"})
+	reg.MustRegister(m.requests, m.duration, m.inFlight, m.webhookReceived, m.webhookErrors)
 	return m
 }
 

@@ -12,7 +12,17 @@ import (
 )
 
 // uniqueRuleName keeps rules of different tests apart in the shared database.
+// uniqueRuleName names a rule after its test, and removes the test's rules
+// when it ends: rules apply to every action in the shared test server.
 func uniqueRuleName(t *testing.T, name string) string {
+	t.Cleanup(func() {
+		rules, _ := env.store.ListPolicies(context.Background())
+		for _, r := range rules {
+			if strings.Contains(r.Name, " "+t.Name()+" ") {
+				_ = env.store.DeletePolicy(context.Background(), r.ID)
+			}
+		}
+	})
 	return fmt.Sprintf("%s %s %d", name, t.Name(), time.Now().UnixNano())
 }
 

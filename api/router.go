@@ -13,6 +13,8 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/vigil-soc/vigil/connectors"
+	"github.com/vigil-soc/vigil/dispatch"
+	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -43,6 +45,12 @@ type Options struct {
 	ActionWait time.Duration
 	// Connectors reach the response tools (scan results, health).
 	Connectors connectors.Set
+	// Secrets seals and opens webhook secrets; nil refuses to store them.
+	Secrets *secrets.Box
+	// Dispatcher drains the intake queue; the intake wakes it.
+	Dispatcher *dispatch.Dispatcher
+	// IntakeMaxInFlight bounds alerts processed inline at once.
+	IntakeMaxInFlight int
 	// SecureCookies marks the session cookie Secure even on plain HTTP
 	// (for TLS terminated by a proxy).
 	SecureCookies bool
@@ -65,6 +73,8 @@ type server struct {
 	limiter       *rateLimiter
 	loginThrottle limiter.Store
 	connectors    connectors.Set
+	launcher      *dispatch.Launcher
+	intake        intakeState
 }
 
 // Router is Vigil's HTTP handler together with the access rule of every
@@ -86,6 +96,9 @@ func NewRouter(opts Options) *Router {
 	if opts.ActionWait <= 0 {
 		opts.ActionWait = DefaultActionWait
 	}
+	if opts.IntakeMaxInFlight <= 0 {
+		opts.IntakeMaxInFlight = DefaultIntakeMaxInFlight
+	}
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
@@ -95,7 +108,8 @@ func NewRouter(opts Options) *Router {
 	}
 	s := &server{store: opts.Store, temporal: opts.Temporal, settings: opts.Settings, log: opts.Log, opts: opts,
 		metrics: newHTTPMetrics(opts.Registerer), limiter: newRateLimiter(opts.Settings),
-		loginThrottle: newLoginThrottle(), connectors: opts.Connectors}
+		loginThrottle: newLoginThrottle(), connectors: opts.Connectors,
+		launcher: &dispatch.Launcher{Store: opts.Store, Temporal: opts.Temporal}}
 	s.registerKillSwitchMetric(opts.Registerer)
 
 	gin.SetMode(gin.ReleaseMode)
@@ -152,6 +166,13 @@ func NewRouter(opts Options) *Router {
 	}
 
 	a.handle(Route{get, "/audit", admin, ScopeAdmin, LimitRead, ""}, s.listAudit)
+
+	// Webhook sources; the intake itself is signed, not authenticated.
+	r.POST("/api/webhooks/:source", s.wrap(s.receiveWebhook))
+	a.handle(Route{get, "/webhooks", manager, ScopeRead, LimitRead, ""}, s.listWebhooks)
+	a.handle(Route{post, "/webhooks", manager, ScopeAdmin, LimitWrite, "webhook.register"}, s.registerWebhook)
+	a.handle(Route{get, "/webhooks/:source", manager, ScopeRead, LimitRead, ""}, s.getWebhook)
+	a.handle(Route{del, "/webhooks/:source", manager, ScopeAdmin, LimitWrite, "webhook.delete"}, s.deleteWebhook)
 
 	// Policy rules.
 	a.handle(Route{get, "/policies", viewer, ScopeRead, LimitRead, ""}, s.listPolicies)

@@ -19,6 +19,7 @@ import (
 	"github.com/vigil-soc/vigil/api"
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/simulated"
+	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/policy"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
@@ -123,10 +124,14 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 			log.Warn("VIGIL_BOOTSTRAP_ADMIN_KEY was revoked and stays revoked; set a new key")
 		}
 	}
-	svc, err := NewSettings(cfg, st)
+	box, err := NewSecrets(cfg)
 	if err != nil {
 		return err
 	}
+	if box == nil {
+		log.Warn("VIGIL_SECRET_KEY is not set: webhook secrets and the LLM key cannot be stored")
+	}
+	svc := settings.NewService(st, box)
 	tc, err := DialTemporal(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -148,24 +153,29 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 		log.Info("shutting down worker")
 		return nil
 	}
-	return serveHTTP(ctx, cfg, st, svc, tc, log)
+	return serveHTTP(ctx, cfg, st, svc, box, tc, log)
 }
 
-// NewSettings builds the settings service; without VIGIL_SECRET_KEY it
-// works but refuses to store secrets.
-func NewSettings(cfg Config, st *store.Store) (*settings.Service, error) {
-	var box *secrets.Box
-	if cfg.SecretKey != "" {
-		b, err := secrets.NewBox(cfg.SecretKey)
-		if err != nil {
-			return nil, fmt.Errorf("VIGIL_SECRET_KEY: %w", err)
-		}
-		box = b
+// NewSecrets builds the box that seals stored secrets; nil (without
+// VIGIL_SECRET_KEY) means secrets cannot be stored.
+func NewSecrets(cfg Config) (*secrets.Box, error) {
+	if cfg.SecretKey == "" {
+		return nil, nil
 	}
-	return settings.NewService(st, box), nil
+	b, err := secrets.NewBox(cfg.SecretKey)
+	if err != nil {
+		return nil, fmt.Errorf("VIGIL_SECRET_KEY: %w", err)
+	}
+	return b, nil
 }
 
-func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.Service, tc client.Client, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.Service, box *secrets.Box, tc client.Client, log *slog.Logger) error {
+	launcher := &dispatch.Launcher{Store: st, Temporal: tc}
+	dispatcher := dispatch.NewDispatcher(st, launcher, svc, log)
+	dispatchCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
+	dispatchDone := make(chan struct{})
+	go func() { defer close(dispatchDone); dispatcher.Run(dispatchCtx) }()
+	defer func() { stopDispatch(); <-dispatchDone }()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	router := api.NewRouter(api.Options{

@@ -46,6 +46,16 @@ for _ in $(seq 1 120); do
   sleep 0.5
 done
 
+# Webhook secrets and the LLM key are stored encrypted; the embedded
+# default keeps its key beside the data it protects.
+if [ -z "${VIGIL_SECRET_KEY:-}" ]; then
+  if [ ! -s ./data/secret.key ]; then
+    (umask 077 && head -c 32 /dev/urandom | base64 > ./data/secret.key)
+  fi
+  VIGIL_SECRET_KEY=$(cat ./data/secret.key)
+  export VIGIL_SECRET_KEY
+fi
+
 GOTOOLCHAIN=local go build -o bin/vigil ./cmd/vigil
 echo
 echo "  Vigil API:        http://$http_addr"

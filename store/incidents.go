@@ -12,6 +12,7 @@ import (
 
 // NewIncident holds what a caller supplies to create an incident.
 type NewIncident struct {
+	Title        string
 	IncidentType string
 	Source       string
 	Severity     string
@@ -30,13 +31,49 @@ func FormatIncidentNumber(year int, seq int64) string {
 // inserts the incident in the same transaction, so numbers are unique and
 // gap-free even under concurrent creation.
 func (s *Store) CreateIncident(ctx context.Context, in NewIncident) (*Incident, error) {
+	inc := newIncidentRow(in)
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		return s.insertIncident(tx, inc)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create incident: %w", translate(err))
+	}
+	return inc, nil
+}
+
+// createIncidentTx builds and inserts an incident inside tx; adjust sets
+// fields NewIncident does not carry.
+func (s *Store) createIncidentTx(tx *gorm.DB, in NewIncident, adjust func(*Incident)) (*Incident, error) {
+	inc := newIncidentRow(in)
+	adjust(inc)
+	if err := s.insertIncident(tx, inc); err != nil {
+		return nil, err
+	}
+	return inc, nil
+}
+
+// insertIncident numbers the incident and inserts it.
+func (s *Store) insertIncident(tx *gorm.DB, inc *Incident) error {
+	seq, err := nextIncidentSeq(tx, inc.NumberYear)
+	if err != nil {
+		return err
+	}
+	inc.NumberSeq = seq
+	inc.IncidentNumber = FormatIncidentNumber(inc.NumberYear, seq)
+	return tx.Create(inc).Error
+}
+
+// newIncidentRow fills a new, open incident; the number is allocated on insert.
+func newIncidentRow(in NewIncident) *Incident {
 	now := Now()
 	raw := in.RawData
 	if raw == nil {
 		raw = map[string]any{}
 	}
-	inc := &Incident{
+	return &Incident{
 		ID:                 uuid.NewString(),
+		Title:              in.Title,
+		Occurrences:        1,
 		NumberYear:         now.Year(),
 		IncidentType:       in.IncidentType,
 		Severity:           in.Severity,
@@ -51,19 +88,6 @@ func (s *Store) CreateIncident(ctx context.Context, in NewIncident) (*Incident, 
 		CreatedAt:          now,
 		UpdatedAt:          now,
 	}
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		seq, err := nextIncidentSeq(tx, inc.NumberYear)
-		if err != nil {
-			return err
-		}
-		inc.NumberSeq = seq
-		inc.IncidentNumber = FormatIncidentNumber(inc.NumberYear, seq)
-		return tx.Create(inc).Error
-	})
-	if err != nil {
-		return nil, fmt.Errorf("create incident: %w", translate(err))
-	}
-	return inc, nil
 }
 
 // nextIncidentSeq increments the year's counter. The upsert takes the row
@@ -118,7 +142,7 @@ var IncidentSortFields = map[string]string{
 
 // listColumns are the fields a list row carries; raw data stays behind.
 var listColumns = []string{
-	"id", "incident_number", "incident_type", "severity", "status", "source",
+	"id", "incident_number", "title", "incident_type", "severity", "status", "source",
 	"created_at", "updated_at", "triaged_at",
 }
 

@@ -105,6 +105,17 @@ type Incident struct {
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
 	TriagedAt          *time.Time
+	// Title is a short summary; webhook alerts always carry one.
+	Title string
+	// ExternalSource and ExternalID name the upstream alert, for
+	// deduplication; Occurrences counts how often it arrived.
+	ExternalSource string
+	ExternalID     string
+	Occurrences    int
+	LastSeenAt     *time.Time
+	// IntakeID is the intake queue entry the incident was made from, so a
+	// retried dispatch never creates it twice.
+	IntakeID string
 }
 
 // Triage statuses.

@@ -27,7 +27,9 @@ const (
 
 // Analyze classifies inc. If ind is entirely empty the indicators are
 // extracted from inc.RawData, so callers that skipped extraction still get
-// link- and hash-based signals. The only error is a cancelled context.
+// link- and hash-based signals. Threat-intelligence reputations in inc.Intel
+// are weighed after the type-specific rules (see applyIntel). The only error
+// is a cancelled context.
 func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (Analysis, error) {
 	if err := ctx.Err(); err != nil {
 		return Analysis{}, err
@@ -36,7 +38,8 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 		ind = ExtractIndicators(inc.RawData)
 	}
 	var a Analysis
-	switch incidentKind(inc.IncidentType) {
+	kind := incidentKind(inc.IncidentType)
+	switch kind {
 	case kindPhishing:
 		a = analyzePhishing(ind, newDoc(inc.RawData))
 	case kindMalware:
@@ -46,6 +49,8 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 	default:
 		a = analyzeGeneric(inc, ind)
 	}
+	a = applyIntel(kind, a, inc.Intel)
+	a.trail = nil
 	if a.RecommendedActions == nil {
 		a.RecommendedActions = []string{}
 	}
@@ -195,6 +200,7 @@ func buildAnalysis(ev *evidence, class, category string, recommended []string) A
 			Reasoning:      ev.reasoning(class),
 		},
 		RecommendedActions: actions(recommended...),
+		trail:              ev,
 	}
 }
 

@@ -6,7 +6,10 @@
 // package avoids clocks, randomness, I/O and any dependence on map order.
 package triage
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Incident is the analyzer's view of an incident.
 type Incident struct {
@@ -14,7 +17,47 @@ type Incident struct {
 	Severity     string         `json:"severity"` // low, medium, high, critical
 	Source       string         `json:"source"`
 	RawData      map[string]any `json:"raw_data"`
+	// Intel holds threat-intelligence reputations of the incident's
+	// indicators, looked up before analysis; analyzers weigh them as evidence.
+	Intel []Reputation `json:"intel,omitempty"`
 }
+
+// Reputation is what a threat-intelligence source reports about one
+// indicator.
+type Reputation struct {
+	Type      string    `json:"type"`    // IndicatorHash | IndicatorURL | IndicatorDomain | IndicatorIP
+	Value     string    `json:"value"`   // the indicator as looked up
+	Verdict   string    `json:"verdict"` // ReputationMalicious | ReputationSuspicious | ReputationClean | ReputationUnknown
+	Score     int       `json:"score"`   // 0..100; higher means more likely malicious
+	Source    string    `json:"source"`  // name of the intelligence source
+	Tags      []string  `json:"tags,omitempty"`
+	Simulated bool      `json:"simulated"` // true when the source is offline sample data, not real intelligence
+	CheckedAt time.Time `json:"checked_at"`
+}
+
+// Indicator types used in Reputation.Type.
+const (
+	// IndicatorHash is an MD5, SHA-1 or SHA-256 file hash.
+	IndicatorHash = "hash"
+	// IndicatorURL is a full http or https URL.
+	IndicatorURL = "url"
+	// IndicatorDomain is a host name.
+	IndicatorDomain = "domain"
+	// IndicatorIP is an IPv4 or IPv6 address.
+	IndicatorIP = "ip"
+)
+
+// Reputation verdicts used in Reputation.Verdict.
+const (
+	// ReputationMalicious means the source has seen the indicator used in attacks.
+	ReputationMalicious = "malicious"
+	// ReputationSuspicious means the indicator has risky traits but no confirmed abuse.
+	ReputationSuspicious = "suspicious"
+	// ReputationClean means the source knows the indicator as legitimate.
+	ReputationClean = "clean"
+	// ReputationUnknown means the source has no meaningful data on the indicator.
+	ReputationUnknown = "unknown"
+)
 
 // Indicators are observables extracted from an incident's raw data; every
 // list is sorted and deduplicated, and never nil (empty slice) so JSON shows [].
@@ -40,6 +83,17 @@ type Analysis struct {
 	Verdict            Verdict  `json:"verdict"`
 	RecommendedActions []string `json:"recommended_actions"` // never nil
 	Analyzer           string   `json:"analyzer"`            // "builtin" for the rule analyzer
+	// FallbackReason says why a model-based analyzer's answer was not used
+	// and this analysis came from its fallback instead; empty otherwise.
+	FallbackReason string `json:"fallback_reason,omitempty"`
+	// Model names the language model that produced the analysis, if any.
+	Model string `json:"model,omitempty"`
+
+	// trail is the rule analyzer's evidence, carried from buildAnalysis to
+	// the end of RuleAnalyzer.Analyze so that threat intelligence is scored
+	// on the same scale as the type-specific signals. It is always nil
+	// outside this package.
+	trail *evidence
 }
 
 // Analyzer produces an Analysis for an incident and its indicators.

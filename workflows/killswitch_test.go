@@ -17,7 +17,9 @@ func TestKillSwitchResumesParkedActionsOnDeactivation(t *testing.T) {
 	env.RegisterActivity(acts)
 	var mirrored []bool
 	env.OnActivity(acts.MirrorKillSwitch, mock.Anything, mock.Anything).
-		Run(func(args mock.Arguments) { mirrored = append(mirrored, args.Get(1).(activities.KillSwitchMirror).Active) }).Return(nil)
+		Run(func(args mock.Arguments) {
+			mirrored = append(mirrored, args.Get(1).(activities.KillSwitchMirror).Active)
+		}).Return(nil)
 	var resumed []string
 	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", workflows.SignalResume, mock.Anything).
 		Run(func(args mock.Arguments) { resumed = append(resumed, args.String(1)) }).Return(nil)

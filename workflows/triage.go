@@ -3,6 +3,7 @@ package workflows
 import (
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -14,6 +15,9 @@ import (
 type TriageInput struct {
 	IncidentID string
 	TriageID   string
+	// RequestActions makes the run request its recommended actions through
+	// Action workflows (automated triage); policy decides which run at once.
+	RequestActions bool
 }
 
 // TriageResult is what a finished Triage workflow returns.
@@ -23,6 +27,8 @@ type TriageResult struct {
 	RecommendedActions []string
 	Analyzer           string
 	DurationMS         int64
+	// RequestedActions lists the actions an automated run requested.
+	RequestedActions []string
 }
 
 // activityRef lets workflows name activity methods without a live value.
@@ -66,11 +72,52 @@ func runTriage(ctx workflow.Context, in TriageInput) (TriageResult, error) {
 	if err != nil {
 		return TriageResult{}, err
 	}
-	return TriageResult{
+	res := TriageResult{
 		TriageID:           in.TriageID,
 		Verdict:            analysis.Verdict,
 		RecommendedActions: analysis.RecommendedActions,
 		Analyzer:           analysis.Analyzer,
 		DurationMS:         rec.DurationMS,
-	}, nil
+	}
+	// Requesting actions was added after the first release of this
+	// workflow; runs recorded before it keep their original path.
+	if workflow.GetVersion(ctx, "request-recommended-actions", workflow.DefaultVersion, 1) == 1 && in.RequestActions {
+		ids, err := requestRecommendedActions(ctx, in)
+		if err != nil {
+			return TriageResult{}, err
+		}
+		res.RequestedActions = ids
+	}
+	return res, nil
+}
+
+// requestRecommendedActions creates the recommended actions and starts an
+// Action workflow for each. The children outlive the triage run, which
+// does not wait for approvals.
+func requestRecommendedActions(ctx workflow.Context, in TriageInput) ([]string, error) {
+	var recs []activities.RecommendedAction
+	if err := workflow.ExecuteActivity(ctx, activityRef.PrepareRecommendedActions, in.IncidentID, in.TriageID).Get(ctx, &recs); err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(recs))
+	for _, r := range recs {
+		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+			WorkflowID:            ActionWorkflowID(r.ActionID),
+			ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+			TypedSearchAttributes: temporal.NewSearchAttributes(
+				SearchActionType.ValueSet(r.ActionType),
+				SearchIncidentNumber.ValueSet(r.IncidentNumber),
+				SearchSeverity.ValueSet(r.Severity),
+				SearchIncidentType.ValueSet(r.IncidentType),
+			),
+		})
+		child := workflow.ExecuteChildWorkflow(cctx, Action, ActionInput{ActionID: r.ActionID})
+		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Warn("recommended action not started", "action_id", r.ActionID, "error", err)
+			continue
+		}
+		ids = append(ids, r.ActionID)
+	}
+	return ids, nil
 }

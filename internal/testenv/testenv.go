@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
@@ -191,6 +192,9 @@ func Eventually(t testing.TB, timeout time.Duration, cond func() bool, msg strin
 
 // UsingPostgres reports whether tests run against PostgreSQL.
 func UsingPostgres() bool { return os.Getenv("TEST_DATABASE_URL") != "" }
+
+// TemporalLogger is a Temporal SDK logger that keeps tests quiet.
+func TemporalLogger() log.Logger { return nopTemporalLogger{} }
 
 // nopTemporalLogger keeps the SDK quiet in tests.
 type nopTemporalLogger struct{}

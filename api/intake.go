@@ -1,0 +1,183 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.temporal.io/sdk/client"
+
+	"github.com/vigil-soc/vigil/dispatch"
+	"github.com/vigil-soc/vigil/intake"
+	"github.com/vigil-soc/vigil/store"
+)
+
+// DefaultIntakeMaxInFlight is how many alerts the intake handles at once
+// before it queues new ones instead of processing them inline.
+const DefaultIntakeMaxInFlight = 64
+
+// engineProbeTTL bounds how often the intake asks Temporal whether it is up.
+const engineProbeTTL = 2 * time.Second
+
+// intakeState tracks load and the engine's health for the intake path.
+type intakeState struct {
+	inFlight atomic.Int64
+
+	mu        sync.Mutex
+	engineOK  bool
+	checkedAt time.Time
+}
+
+// engineUp reports, from a probe at most engineProbeTTL old, whether
+// Temporal answers.
+func (s *server) engineUp(ctx context.Context) bool {
+	st := &s.intake
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if time.Since(st.checkedAt) < engineProbeTTL {
+		return st.engineOK
+	}
+	pctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel()
+	_, err := s.temporal.CheckHealth(pctx, &client.CheckHealthRequest{})
+	st.engineOK, st.checkedAt = err == nil, time.Now()
+	return st.engineOK
+}
+
+// receiveWebhook verifies and admits one signed alert. Nothing is
+// acknowledged before it is durable: "accepted" once its incident is
+// committed, "queued" once the raw alert is in the intake queue (when the
+// engine is unreachable, the intake is saturated, or earlier alerts still
+// wait, so order is kept).
+func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
+	source := c.Param("source")
+	s.intake.inFlight.Add(1)
+	defer s.intake.inFlight.Add(-1)
+	body, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		return reply{}, s.webhookError("unknown", "read", err)
+	}
+	// Label by registered sources only: the path is the sender's to choose.
+	src, err := s.store.GetWebhookSource(c, source)
+	if errors.Is(err, store.ErrNotFound) {
+		s.metrics.webhookReceived.WithLabelValues("unknown").Inc()
+		return reply{}, s.webhookError("unknown", "unknown_source",
+			newError(http.StatusNotFound, CodeUnknownSource, "no webhook source named "+strconv.Quote(source)+" is registered"))
+	}
+	if err != nil {
+		return reply{}, s.webhookError("unknown", "store", err)
+	}
+	s.metrics.webhookReceived.WithLabelValues(source).Inc()
+	secret, err := s.opts.Secrets.Open(src.SecretEncrypted, secretContext)
+	if err != nil {
+		s.log.Error("webhook secret cannot be decrypted; check VIGIL_SECRET_KEY", "source", source, "err", err)
+		return reply{}, s.webhookError(source, "secret", newError(http.StatusServiceUnavailable, CodeUnavailable, "the source's secret cannot be read"))
+	}
+	sig, ts := c.GetHeader("X-Webhook-Signature"), c.GetHeader("X-Webhook-Timestamp")
+	if err := intake.Verify(secret, sig, ts, body, time.Now()); err != nil {
+		return reply{}, s.webhookError(source, "signature", signatureError(err))
+	}
+	alert, err := dispatch.ParseAlert(source, body, src.SeverityMapping.V)
+	if err != nil {
+		return reply{}, s.webhookError(source, "format", formatError(err))
+	}
+	replay := &store.Replay{Key: hashSignature(sig), ExpiresAt: signatureExpiry(ts)}
+	if s.shouldQueue(c) {
+		it, err := s.store.EnqueueAlert(c, source, body, replay)
+		if err != nil {
+			return reply{}, s.webhookError(source, "replay", replayError(err))
+		}
+		s.wakeDispatcher()
+		return reply{status: http.StatusAccepted, raw: true, body: gin.H{
+			"status": "queued", "queue_id": it.ID,
+			"message": "alert stored durably; its incident will be created when capacity returns",
+		}}, nil
+	}
+	inc, dup, err := s.store.CreateIncidentFromAlert(c, withReplay(
+		dispatch.AlertToIncident(alert, source, dispatch.DedupWindow(c, s.settings), "", src.AutoTriage || src.Playbook != ""), replay))
+	if err != nil {
+		return reply{}, s.webhookError(source, "replay", replayError(err))
+	}
+	s.wakeDispatcher()
+	status := http.StatusCreated
+	if dup {
+		status = http.StatusOK
+	}
+	return reply{status: status, raw: true, body: gin.H{
+		"status": "accepted", "incident_id": inc.ID, "incident_number": inc.IncidentNumber,
+		"deduplicated": dup, "occurrences": inc.Occurrences,
+	}}, nil
+}
+
+func withReplay(a store.AlertIncident, r *store.Replay) store.AlertIncident {
+	a.Replay = r
+	return a
+}
+
+// shouldQueue sends an alert to the durable queue instead of processing it
+// inline when the engine is down, the intake is saturated, or earlier
+// alerts are still queued.
+func (s *server) shouldQueue(ctx context.Context) bool {
+	if s.intake.inFlight.Load() > int64(s.opts.IntakeMaxInFlight) || !s.engineUp(ctx) {
+		return true
+	}
+	n, err := s.store.IntakeBacklog(ctx, store.IntakeAlert)
+	return err != nil || n > 0
+}
+
+func (s *server) wakeDispatcher() {
+	if s.opts.Dispatcher != nil {
+		s.opts.Dispatcher.Wake()
+	}
+}
+
+// webhookError counts a refused alert and passes the error on.
+func (s *server) webhookError(source, reason string, err error) error {
+	s.metrics.webhookErrors.WithLabelValues(source, reason).Inc()
+	return err
+}
+
+func signatureError(err error) error {
+	if errors.Is(err, intake.ErrTimestampExpired) || errors.Is(err, intake.ErrTimestampInFuture) {
+		return newError(http.StatusUnauthorized, CodeTimestampExpired,
+			"X-Webhook-Timestamp must be within 5 minutes before and 60 seconds after the server's time")
+	}
+	return newError(http.StatusUnauthorized, CodeInvalidSignature,
+		"X-Webhook-Signature must be sha256=<hex HMAC-SHA256 of \"<timestamp>.<raw body>\" with the source's secret>")
+}
+
+func formatError(err error) error {
+	var fe *intake.FormatError
+	if errors.As(err, &fe) {
+		return &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation, Message: fe.Message,
+			Details: map[string]any{"expected": fe.Expected}}
+	}
+	return err
+}
+
+func replayError(err error) error {
+	if errors.Is(err, store.ErrReplay) {
+		return newError(http.StatusConflict, CodeReplay, "this signature was already accepted; sign each delivery afresh")
+	}
+	return err
+}
+
+func hashSignature(sig string) string {
+	sum := sha256.Sum256([]byte(sig))
+	return hex.EncodeToString(sum[:])
+}
+
+// signatureExpiry is when a signature's timestamp leaves the window, after
+// which the window check alone refuses it.
+func signatureExpiry(ts string) time.Time {
+	sec, _ := strconv.ParseInt(ts, 10, 64)
+	return time.Unix(sec, 0).Add(intake.MaxAge + intake.MaxSkew)
+}

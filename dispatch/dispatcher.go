@@ -1,0 +1,184 @@
+package dispatch
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/vigil-soc/vigil/intake"
+	"github.com/vigil-soc/vigil/settings"
+	"github.com/vigil-soc/vigil/store"
+)
+
+// Dispatcher tuning.
+const (
+	pollInterval   = 500 * time.Millisecond
+	retryBase      = time.Second
+	retryMax       = 30 * time.Second
+	maxAttempts    = 1000 // about eight hours of retries at the cap
+	dispatchTimout = 30 * time.Second
+)
+
+// Dispatcher drains the intake queue in order: queued alerts become
+// incidents, queued triage entries start their workflows. It runs in every
+// API process; entries are processed idempotently, so two dispatchers
+// racing for one entry cannot duplicate its effect.
+type Dispatcher struct {
+	Store    *store.Store
+	Launcher *Launcher
+	Settings *settings.Service
+	Log      *slog.Logger
+	wake     chan struct{}
+}
+
+// NewDispatcher builds a dispatcher.
+func NewDispatcher(st *store.Store, l *Launcher, svc *settings.Service, log *slog.Logger) *Dispatcher {
+	return &Dispatcher{Store: st, Launcher: l, Settings: svc, Log: log, wake: make(chan struct{}, 1)}
+}
+
+// Wake asks the dispatcher to look at the queue now rather than at its
+// next poll.
+func (d *Dispatcher) Wake() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run processes the queue until ctx ends.
+func (d *Dispatcher) Run(ctx context.Context) {
+	for {
+		for d.step(ctx) {
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.wake:
+		case <-time.After(pollInterval):
+		}
+	}
+}
+
+// step handles the next due entry and reports whether there was one.
+// While the kill switch is active only alerts are taken: turning an alert
+// into an incident is record keeping, starting triage is automation.
+func (d *Dispatcher) step(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	kinds := []string{store.IntakeAlert, store.IntakeTriage}
+	if ks, err := d.Store.KillSwitch(ctx); err == nil && ks.Active {
+		kinds = []string{store.IntakeAlert}
+	}
+	it, err := d.Store.NextIntake(ctx, kinds...)
+	if err != nil {
+		if !errors.Is(err, store.ErrNotFound) {
+			d.Log.Error("read intake queue", "err", err)
+		}
+		return false
+	}
+	pctx, cancel := context.WithTimeout(ctx, dispatchTimout)
+	defer cancel()
+	incidentID, err := d.process(pctx, it)
+	if err != nil {
+		delay := min(retryBase<<min(it.Attempts, 5), retryMax)
+		d.Log.Warn("intake entry will be retried", "seq", it.Seq, "kind", it.Kind, "attempt", it.Attempts+1, "in", delay, "err", err)
+		if rerr := d.Store.RetryIntake(ctx, it.Seq, err.Error(), delay, maxAttempts); rerr != nil {
+			d.Log.Error("record intake retry", "seq", it.Seq, "err", rerr)
+		}
+		// Later entries wait for this one: the queue is drained in order.
+		return false
+	}
+	if err := d.Store.CompleteIntake(ctx, it.Seq, incidentID); err != nil {
+		d.Log.Error("complete intake entry", "seq", it.Seq, "err", err)
+		return false
+	}
+	return true
+}
+
+func (d *Dispatcher) process(ctx context.Context, it *store.IntakeItem) (string, error) {
+	switch it.Kind {
+	case store.IntakeAlert:
+		return d.createIncident(ctx, it)
+	case store.IntakeTriage:
+		inc, err := d.Store.GetIncident(ctx, it.IncidentID)
+		if errors.Is(err, store.ErrNotFound) {
+			return "", nil // deleted meanwhile: nothing left to triage
+		}
+		if err != nil {
+			return "", err
+		}
+		_, _, err = d.Launcher.BeginTriage(ctx, TriageRequest{Incident: inc, RequestedBy: "webhook:" + it.Source,
+			Automated: true, TriageID: it.ID})
+		return inc.ID, err
+	}
+	return "", nil
+}
+
+// createIncident turns a queued alert into its incident; the queue entry's
+// id marks the incident, so a retry finds it instead of creating another.
+func (d *Dispatcher) createIncident(ctx context.Context, it *store.IntakeItem) (string, error) {
+	src, err := d.Store.GetWebhookSource(ctx, it.Source)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	var mapping map[string]string
+	automate := false
+	if src != nil {
+		mapping, automate = src.SeverityMapping.V, src.AutoTriage || src.Playbook != ""
+	}
+	alert, err := ParseAlert(it.Source, []byte(it.Payload), mapping)
+	if err != nil {
+		// It was validated when accepted; a payload that no longer parses
+		// is kept, failed, for an operator to look at.
+		_ = d.Store.RetryIntake(ctx, it.Seq, err.Error(), 0, 1)
+		return "", nil
+	}
+	inc, _, err := d.Store.CreateIncidentFromAlert(ctx, AlertToIncident(alert, it.Source, d.dedupWindow(ctx), it.ID, automate))
+	if err != nil {
+		return "", err
+	}
+	return inc.ID, nil
+}
+
+func (d *Dispatcher) dedupWindow(ctx context.Context) time.Duration {
+	return DedupWindow(ctx, d.Settings)
+}
+
+// DedupWindow reads the deduplication window from the general setting.
+func DedupWindow(ctx context.Context, svc *settings.Service) time.Duration {
+	if svc == nil {
+		return 10 * time.Minute
+	}
+	g, err := svc.General(ctx)
+	if err != nil {
+		return 10 * time.Minute
+	}
+	return time.Duration(g.DedupWindowMinutes) * time.Minute
+}
+
+// ParseAlert normalises a payload for a source: the generic endpoint takes
+// the simple {title, severity} shape as well as the four formats.
+func ParseAlert(source string, body []byte, mapping map[string]string) (intake.Alert, error) {
+	if source == GenericSource {
+		return intake.ParseSimple(body, source, mapping)
+	}
+	return intake.Parse(body, source, mapping)
+}
+
+// GenericSource is the source name of POST /api/webhooks/generic; its
+// registered secret signs generic alerts.
+const GenericSource = "generic"
+
+// AlertToIncident describes the incident an alert becomes.
+func AlertToIncident(a intake.Alert, source string, window time.Duration, intakeID string, automate bool) store.AlertIncident {
+	return store.AlertIncident{
+		NewIncident: store.NewIncident{
+			Title: a.Title, IncidentType: a.IncidentType, Source: a.Source, Severity: a.Severity,
+			Description: a.Description, RawData: a.RawData, CreatedBy: "webhook:" + source,
+		},
+		ExternalSource: source, ExternalID: a.AlertID, DedupWindow: window,
+		IntakeID: intakeID, QueueTriage: automate,
+	}
+}

@@ -1,0 +1,113 @@
+// Package dispatch starts Vigil's automation from the API and from the
+// durable intake queue: it turns queued alerts into incidents and starts
+// their triage workflows, in order, when the engine has capacity.
+package dispatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/workflows"
+)
+
+// ErrEngineUnavailable means Temporal did not accept a workflow start.
+var ErrEngineUnavailable = errors.New("the workflow engine is unreachable")
+
+// orphanTriageAge is how old a running triage record must be before a
+// missing workflow is taken to mean it will never finish.
+const orphanTriageAge = time.Minute
+
+// Launcher starts triage runs exactly once per request.
+type Launcher struct {
+	Store    *store.Store
+	Temporal client.Client
+}
+
+// TriageRequest asks for a triage run of an incident.
+type TriageRequest struct {
+	Incident    *store.Incident
+	Force       bool
+	RequestedBy string
+	// Automated runs also request the recommended actions through the
+	// Action workflow, so policy decides which execute at once.
+	Automated bool
+	// TriageID fixes the run's id (from an intake queue entry), so a
+	// retried dispatch joins the run it already started.
+	TriageID string
+}
+
+// BeginTriage starts a new triage run or returns the one the incident
+// already has (running, or completed when force is not set), so repeated
+// or concurrent requests never triage an incident twice at once.
+func (l *Launcher) BeginTriage(ctx context.Context, req TriageRequest) (*store.Triage, bool, error) {
+	inc := req.Incident
+	for attempt := 0; ; attempt++ {
+		id := req.TriageID
+		if id == "" || attempt > 0 {
+			id = uuid.NewString()
+		}
+		t, started, err := l.Store.BeginTriage(ctx, inc.ID, req.Force, &store.Triage{
+			ID: id, RequestedBy: req.RequestedBy, WorkflowID: workflows.TriageWorkflowID(inc.ID, id),
+		})
+		if err != nil {
+			return nil, false, err
+		}
+		if !started {
+			if t.ID == req.TriageID && t.Status == store.TriageRunning {
+				// Our own earlier attempt: make sure its workflow runs.
+				return t, false, l.startTriageWorkflow(ctx, inc, t, req.Automated)
+			}
+			if t.Status != store.TriageRunning || attempt > 0 ||
+				time.Since(t.StartedAt) < orphanTriageAge || l.workflowExists(ctx, t.WorkflowID) {
+				return t, false, nil
+			}
+			// The running record's workflow is gone (for example a wiped
+			// dev server): close the orphan and start afresh. Young records
+			// are left alone: their workflow may be starting right now.
+			if err := l.Store.FailTriage(ctx, t.ID, "triage workflow no longer exists"); err != nil {
+				return nil, false, err
+			}
+			continue
+		}
+		if err := l.startTriageWorkflow(ctx, inc, t, req.Automated); err != nil {
+			if req.TriageID == "" {
+				_ = l.Store.FailTriage(context.WithoutCancel(ctx), t.ID, "could not start workflow: "+err.Error())
+			}
+			return nil, false, err
+		}
+		return t, true, nil
+	}
+}
+
+func (l *Launcher) startTriageWorkflow(ctx context.Context, inc *store.Incident, t *store.Triage, automated bool) error {
+	_, err := l.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                    t.WorkflowID,
+		TaskQueue:             workflows.TaskQueue,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		TypedSearchAttributes: temporal.NewSearchAttributes(
+			workflows.SearchIncidentNumber.ValueSet(inc.IncidentNumber),
+			workflows.SearchSeverity.ValueSet(inc.Severity),
+			workflows.SearchIncidentType.ValueSet(inc.IncidentType),
+		),
+	}, workflows.Triage, workflows.TriageInput{IncidentID: inc.ID, TriageID: t.ID, RequestActions: automated})
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if err != nil && !errors.As(err, &started) {
+		return fmt.Errorf("%w: %v", ErrEngineUnavailable, err)
+	}
+	return nil
+}
+
+func (l *Launcher) workflowExists(ctx context.Context, workflowID string) bool {
+	_, err := l.Temporal.DescribeWorkflowExecution(ctx, workflowID, "")
+	var nf *serviceerror.NotFound
+	return !errors.As(err, &nf)
+}

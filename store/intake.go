@@ -1,0 +1,210 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Intake queue kinds and statuses.
+const (
+	IntakeAlert  = "alert"  // a raw alert still to become an incident
+	IntakeTriage = "triage" // an incident whose automated triage is still to start
+
+	IntakeQueued = "queued"
+	IntakeDone   = "done"
+	IntakeFailed = "failed"
+)
+
+// IntakeItem is one entry of the durable intake queue.
+type IntakeItem struct {
+	Seq         int64 `gorm:"primaryKey;autoIncrement"`
+	ID          string
+	Kind        string
+	Source      string
+	Payload     string
+	IncidentID  string
+	Status      string
+	Attempts    int
+	LastError   string
+	AvailableAt time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// TableName names the queue table.
+func (IntakeItem) TableName() string { return "intake_queue" }
+
+func newIntakeItem(kind, source, payload, incidentID string) *IntakeItem {
+	now := Now()
+	return &IntakeItem{ID: uuid.NewString(), Kind: kind, Source: source, Payload: payload,
+		IncidentID: incidentID, Status: IntakeQueued, AvailableAt: now, CreatedAt: now, UpdatedAt: now}
+}
+
+// ErrReplay means a webhook signature was already accepted once.
+var ErrReplay = errors.New("signature already accepted")
+
+// Replay identifies an accepted webhook signature; it is recorded in the
+// same transaction as the alert it admitted, so a failed write never
+// blocks the sender's retry and a replay can never slip past a commit.
+type Replay struct {
+	Key       string // hash of the signature
+	ExpiresAt time.Time
+}
+
+func rememberReplay(tx *gorm.DB, source string, r *Replay) error {
+	if r == nil {
+		return nil
+	}
+	res := tx.Clauses(clause.OnConflict{DoNothing: true}).
+		Create(&webhookReplay{SignatureHash: r.Key, Source: source, ExpiresAt: r.ExpiresAt})
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected == 0 {
+		return ErrReplay
+	}
+	return nil
+}
+
+// EnqueueAlert stores a raw alert durably for the dispatcher.
+func (s *Store) EnqueueAlert(ctx context.Context, source string, payload []byte, replay *Replay) (*IntakeItem, error) {
+	it := newIntakeItem(IntakeAlert, source, string(payload), "")
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := rememberReplay(tx, source, replay); err != nil {
+			return err
+		}
+		return tx.Create(it).Error
+	})
+	if err != nil {
+		return nil, fmt.Errorf("enqueue alert: %w", err)
+	}
+	return it, nil
+}
+
+// AlertIncident describes the incident an alert becomes.
+type AlertIncident struct {
+	NewIncident
+	ExternalSource string
+	ExternalID     string
+	// DedupWindow joins an alert to an incident of the same source and
+	// external id created within it; zero disables deduplication.
+	DedupWindow time.Duration
+	// IntakeID marks an incident made from a queued alert.
+	IntakeID string
+	// QueueTriage enqueues automated triage in the same transaction.
+	QueueTriage bool
+	// Replay, when set, records the admitting signature in the same
+	// transaction; a second use fails with ErrReplay.
+	Replay *Replay
+}
+
+// CreateIncidentFromAlert creates the incident for an alert, or joins the
+// alert to the incident its upstream id already has within the dedup
+// window (deduplicated true). Triage, when asked for, is queued in the same
+// transaction, so an accepted alert never loses its automation.
+func (s *Store) CreateIncidentFromAlert(ctx context.Context, a AlertIncident) (inc *Incident, deduplicated bool, err error) {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := rememberReplay(tx, a.ExternalSource, a.Replay); err != nil {
+			return err
+		}
+		if a.IntakeID != "" {
+			var done Incident
+			if err := tx.Take(&done, "intake_id = ?", a.IntakeID).Error; err == nil {
+				inc, deduplicated = &done, false
+				return nil
+			}
+		}
+		if a.ExternalID != "" && a.DedupWindow > 0 {
+			if s.dialect == DialectPostgres {
+				// Serialise concurrent arrivals of one upstream alert.
+				if err := tx.Exec("SELECT pg_advisory_xact_lock(hashtext(?))", a.ExternalSource+"\x00"+a.ExternalID).Error; err != nil {
+					return err
+				}
+			}
+			var existing Incident
+			err := tx.Where("external_source = ? AND external_id = ? AND created_at > ?",
+				a.ExternalSource, a.ExternalID, Now().Add(-a.DedupWindow)).
+				Order("created_at DESC").Take(&existing).Error
+			if err == nil {
+				now := Now()
+				if err := tx.Model(&Incident{}).Where("id = ?", existing.ID).Updates(map[string]any{
+					"occurrences": gorm.Expr("occurrences + 1"), "last_seen_at": now, "updated_at": now,
+				}).Error; err != nil {
+					return err
+				}
+				existing.Occurrences++
+				existing.LastSeenAt = &now
+				inc, deduplicated = &existing, true
+				return nil
+			}
+			if !errors.Is(err, gorm.ErrRecordNotFound) {
+				return err
+			}
+		}
+		created, err := s.createIncidentTx(tx, a.NewIncident, func(i *Incident) {
+			i.ExternalSource, i.ExternalID, i.IntakeID = a.ExternalSource, a.ExternalID, a.IntakeID
+			now := i.CreatedAt
+			i.LastSeenAt = &now
+		})
+		if err != nil {
+			return err
+		}
+		inc = created
+		if a.QueueTriage {
+			return tx.Create(newIntakeItem(IntakeTriage, a.ExternalSource, "", created.ID)).Error
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("create incident from alert: %w", translate(err))
+	}
+	return inc, deduplicated, nil
+}
+
+// NextIntake returns the oldest queued item that is due, or ErrNotFound.
+func (s *Store) NextIntake(ctx context.Context, kinds ...string) (*IntakeItem, error) {
+	var it IntakeItem
+	err := s.db.WithContext(ctx).
+		Where("status = ? AND kind IN ? AND available_at <= ?", IntakeQueued, kinds, Now()).
+		Order("seq").Take(&it).Error
+	if err != nil {
+		return nil, translate(err)
+	}
+	return &it, nil
+}
+
+// CompleteIntake marks an item done.
+func (s *Store) CompleteIntake(ctx context.Context, seq int64, incidentID string) error {
+	return s.db.WithContext(ctx).Model(&IntakeItem{}).Where("seq = ?", seq).
+		Updates(map[string]any{"status": IntakeDone, "incident_id": incidentID, "updated_at": Now()}).Error
+}
+
+// RetryIntake records a failed attempt and makes the item due again after
+// delay; after maxAttempts it is marked failed and kept for inspection.
+func (s *Store) RetryIntake(ctx context.Context, seq int64, cause string, delay time.Duration, maxAttempts int) error {
+	var it IntakeItem
+	if err := s.db.WithContext(ctx).Take(&it, "seq = ?", seq).Error; err != nil {
+		return translate(err)
+	}
+	status := IntakeQueued
+	if it.Attempts+1 >= maxAttempts {
+		status = IntakeFailed
+	}
+	return s.db.WithContext(ctx).Model(&IntakeItem{}).Where("seq = ?", seq).Updates(map[string]any{
+		"attempts": it.Attempts + 1, "last_error": cause, "status": status,
+		"available_at": Now().Add(delay), "updated_at": Now(),
+	}).Error
+}
+
+// IntakeBacklog counts queued items of the given kinds.
+func (s *Store) IntakeBacklog(ctx context.Context, kinds ...string) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&IntakeItem{}).Where("status = ? AND kind IN ?", IntakeQueued, kinds).Count(&n).Error
+	return n, err
+}
