@@ -4,12 +4,15 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/vigil-soc/vigil/connectors"
+	"github.com/vigil-soc/vigil/intel"
 	"github.com/vigil-soc/vigil/policy"
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
@@ -31,6 +34,7 @@ type Activities struct {
 	Connectors connectors.Set
 	Settings   *settings.Service
 	Notifier   ApproverNotifier
+	Enricher   *intel.Enricher
 }
 
 // Evidence is an incident as the analyzer sees it, with its indicators.
@@ -61,6 +65,21 @@ func (a *Activities) ExtractIndicators(ctx context.Context, incidentID string) (
 	return Evidence{Incident: view, Indicators: triage.ExtractIndicators(view.RawData)}, nil
 }
 
+// EnrichIndicators looks the indicators up in threat intelligence. Lookups
+// that fail are left out, not fatal: a verdict on partial intel beats no
+// verdict.
+func (a *Activities) EnrichIndicators(ctx context.Context, ev Evidence) (Evidence, error) {
+	if a.Enricher == nil {
+		return ev, nil
+	}
+	reps, err := a.Enricher.Enrich(ctx, ev.Indicators)
+	if err != nil {
+		activity.GetLogger(ctx).Warn("some threat intelligence lookups failed", "error", err)
+	}
+	ev.Incident.Intel = reps
+	return ev, nil
+}
+
 // AnalyzeIncident asks the analyzer for a verdict and recommended actions.
 func (a *Activities) AnalyzeIncident(ctx context.Context, ev Evidence) (triage.Analysis, error) {
 	analysis, err := a.Analyzer.Analyze(ctx, ev.Incident, ev.Indicators)
@@ -73,6 +92,17 @@ func (a *Activities) AnalyzeIncident(ctx context.Context, ev Evidence) (triage.A
 // RecordVerdict stores the analysis on the triage record and the incident.
 // Retries are safe: the store ignores a second completion of one triage.
 func (a *Activities) RecordVerdict(ctx context.Context, triageID string, ind triage.Indicators, an triage.Analysis) (TriageRecord, error) {
+	return a.RecordVerdictWithIntel(ctx, triageID, Evidence{Indicators: ind}, an)
+}
+
+// RecordVerdictWithIntel is RecordVerdict that also keeps the intel the
+// analysis saw.
+func (a *Activities) RecordVerdictWithIntel(ctx context.Context, triageID string, ev Evidence, an triage.Analysis) (TriageRecord, error) {
+	ind := ev.Indicators
+	reps, err := asMaps(ev.Incident.Intel)
+	if err != nil {
+		return TriageRecord{}, err
+	}
 	t, err := a.Store.CompleteTriage(ctx, triageID, store.TriageOutcome{
 		Verdict: store.Verdict{
 			Classification: an.Verdict.Classification,
@@ -85,7 +115,7 @@ func (a *Activities) RecordVerdict(ctx context.Context, triageID string, ind tri
 			"urls": ind.URLs, "domains": ind.Domains, "ips": ind.IPs,
 			"hashes": ind.Hashes, "emails": ind.Emails,
 		},
-		Analyzer: an.Analyzer,
+		Analyzer: an.Analyzer, Model: an.Model, FallbackReason: an.FallbackReason, Intel: reps,
 	})
 	if err != nil {
 		return TriageRecord{}, permanentIfNotFound(err)
@@ -103,4 +133,17 @@ func permanentIfNotFound(err error) error {
 		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeNotFound, err)
 	}
 	return err
+}
+
+// asMaps turns typed values into the generic JSON shape the store keeps.
+func asMaps[T any](v []T) ([]map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -21,14 +21,17 @@ type triageRequest struct {
 
 // triageResponse answers a triage request.
 type triageResponse struct {
-	TriageID           string         `json:"triage_id"`
-	IncidentID         string         `json:"incident_id"`
-	Status             string         `json:"status"`
-	Verdict            *store.Verdict `json:"verdict,omitempty"`
-	RecommendedActions []string       `json:"recommended_actions,omitempty"`
-	Analyzer           string         `json:"analyzer,omitempty"`
-	DurationMS         int64          `json:"duration_ms"`
-	WorkflowID         string         `json:"workflow_id"`
+	TriageID           string           `json:"triage_id"`
+	IncidentID         string           `json:"incident_id"`
+	Status             string           `json:"status"`
+	Verdict            *store.Verdict   `json:"verdict,omitempty"`
+	RecommendedActions []string         `json:"recommended_actions,omitempty"`
+	Analyzer           string           `json:"analyzer,omitempty"`
+	Model              string           `json:"model,omitempty"`
+	FallbackReason     string           `json:"fallback_reason,omitempty"`
+	Intel              []map[string]any `json:"intel,omitempty"`
+	DurationMS         int64            `json:"duration_ms"`
+	WorkflowID         string           `json:"workflow_id"`
 	// Reused is true when an earlier verdict was returned instead of
 	// running triage again (force was not set).
 	Reused bool `json:"reused"`
@@ -38,7 +41,8 @@ func triageView(t *store.Triage, reused bool) triageResponse {
 	return triageResponse{
 		TriageID: t.ID, IncidentID: t.IncidentID, Status: t.Status,
 		Verdict: t.Verdict.V, RecommendedActions: t.RecommendedActions.V,
-		Analyzer: t.Analyzer, DurationMS: t.DurationMS, WorkflowID: t.WorkflowID,
+		Analyzer: t.Analyzer, Model: t.Model, FallbackReason: t.FallbackReason, Intel: t.Intel.V,
+		DurationMS: t.DurationMS, WorkflowID: t.WorkflowID,
 		Reused: reused,
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
@@ -20,6 +19,8 @@ import (
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/simulated"
 	"github.com/vigil-soc/vigil/dispatch"
+	"github.com/vigil-soc/vigil/intel"
+	"github.com/vigil-soc/vigil/llm"
 	"github.com/vigil-soc/vigil/policy"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
@@ -95,9 +96,13 @@ func NewWorker(c client.Client, st *store.Store, svc *settings.Service, log *slo
 	w.RegisterWorkflow(workflows.Triage)
 	w.RegisterWorkflow(workflows.Action)
 	w.RegisterWorkflow(workflows.KillSwitch)
+	// Worker metrics join the process-wide registry that /metrics serves.
+	reg := prometheus.DefaultRegisterer
 	w.RegisterActivity(&activities.Activities{
-		Store:      st,
-		Analyzer:   triage.NewRuleAnalyzer(),
+		Store: st,
+		Analyzer: &llm.Analyzer{Config: llm.ConfigFromSettings(svc), Fallback: triage.NewRuleAnalyzer(),
+			Metrics: llm.NewMetrics(reg)},
+		Enricher:   intel.NewEnricher(st, intel.NewSimulated(), reg),
 		Policy:     policy.NewEngine(st),
 		Connectors: NewConnectors(st),
 		Settings:   svc,
@@ -176,14 +181,15 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	dispatchDone := make(chan struct{})
 	go func() { defer close(dispatchDone); dispatcher.Run(dispatchCtx) }()
 	defer func() { stopDispatch(); <-dispatchDone }()
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// The default registry already carries the Go and process collectors,
+	// and the worker's metrics in serve mode.
+	reg := prometheus.DefaultRegisterer
 	router := api.NewRouter(api.Options{
 		Store: st, Temporal: tc, Log: log, Version: Version,
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
 		Connectors:    NewConnectors(st),
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies,
-		Registerer: reg, Gatherer: reg,
+		Registerer: reg, Gatherer: prometheus.DefaultGatherer,
 	})
 	srv := &http.Server{
 		Handler:           router,

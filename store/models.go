@@ -135,6 +135,9 @@ type Triage struct {
 	RecommendedActions JSON[[]string]
 	Indicators         JSON[map[string][]string]
 	Analyzer           string
+	Model              string
+	FallbackReason     string
+	Intel              JSON[[]map[string]any]
 	Error              string
 	RequestedBy        string
 	DurationMS         int64 `gorm:"column:duration_ms"`

@@ -99,6 +99,10 @@ type TriageOutcome struct {
 	RecommendedActions []string
 	Indicators         map[string][]string
 	Analyzer           string
+	Model              string
+	FallbackReason     string
+	// Intel holds the threat-intelligence ratings the analysis saw.
+	Intel []map[string]any
 }
 
 // CompleteTriage stores the verdict on the triage record and on its
@@ -125,6 +129,12 @@ func (s *Store) CompleteTriage(ctx context.Context, triageID string, out TriageO
 		t.RecommendedActions = NewJSON(actions)
 		t.Indicators = NewJSON(out.Indicators)
 		t.Analyzer = out.Analyzer
+		t.Model = out.Model
+		t.FallbackReason = out.FallbackReason
+		if out.Intel == nil {
+			out.Intel = []map[string]any{}
+		}
+		t.Intel = NewJSON(out.Intel)
 		t.CompletedAt = &now
 		t.DurationMS = now.Sub(t.StartedAt).Milliseconds()
 		if err := tx.Save(&t).Error; err != nil {

@@ -63,12 +63,25 @@ func runTriage(ctx workflow.Context, in TriageInput) (TriageResult, error) {
 	if err := workflow.ExecuteActivity(ctx, activityRef.ExtractIndicators, in.IncidentID).Get(ctx, &ev); err != nil {
 		return TriageResult{}, err
 	}
+	// Enrichment was added after the first release of this workflow; runs
+	// recorded before it keep their original path.
+	enriched := workflow.GetVersion(ctx, "enrich-indicators", workflow.DefaultVersion, 1) == 1
+	if enriched {
+		if err := workflow.ExecuteActivity(ctx, activityRef.EnrichIndicators, ev).Get(ctx, &ev); err != nil {
+			return TriageResult{}, err
+		}
+	}
 	var analysis triage.Analysis
-	if err := workflow.ExecuteActivity(ctx, activityRef.AnalyzeIncident, ev).Get(ctx, &analysis); err != nil {
+	if err := workflow.ExecuteActivity(analysisOptions(ctx), activityRef.AnalyzeIncident, ev).Get(ctx, &analysis); err != nil {
 		return TriageResult{}, err
 	}
 	var rec activities.TriageRecord
-	err := workflow.ExecuteActivity(ctx, activityRef.RecordVerdict, in.TriageID, ev.Indicators, analysis).Get(ctx, &rec)
+	var err error
+	if enriched {
+		err = workflow.ExecuteActivity(ctx, activityRef.RecordVerdictWithIntel, in.TriageID, ev, analysis).Get(ctx, &rec)
+	} else {
+		err = workflow.ExecuteActivity(ctx, activityRef.RecordVerdict, in.TriageID, ev.Indicators, analysis).Get(ctx, &rec)
+	}
 	if err != nil {
 		return TriageResult{}, err
 	}
@@ -120,4 +133,13 @@ func requestRecommendedActions(ctx workflow.Context, in TriageInput) ([]string, 
 		ids = append(ids, r.ActionID)
 	}
 	return ids, nil
+}
+
+// analysisOptions gives the analysis room for an LLM round trip; the
+// analyzer bounds its own call and falls back to the built-in rules.
+func analysisOptions(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 6 * time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3},
+	})
 }

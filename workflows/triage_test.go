@@ -28,9 +28,12 @@ func TestTriageWorkflowRunsStepsInOrder(t *testing.T) {
 		RecommendedActions: []string{"quarantine_email"},
 		Analyzer:           "builtin",
 	}
+	enriched := ev
+	enriched.Incident.Intel = []triage.Reputation{{Type: "domain", Value: "micros0ft-support.com", Verdict: "malicious", Score: 90}}
 	env.OnActivity(acts.ExtractIndicators, mock.Anything, "inc-1").Return(ev, nil).Once()
-	env.OnActivity(acts.AnalyzeIncident, mock.Anything, ev).Return(analysis, nil).Once()
-	env.OnActivity(acts.RecordVerdict, mock.Anything, "tri-1", ev.Indicators, analysis).
+	env.OnActivity(acts.EnrichIndicators, mock.Anything, ev).Return(enriched, nil).Once()
+	env.OnActivity(acts.AnalyzeIncident, mock.Anything, enriched).Return(analysis, nil).Once()
+	env.OnActivity(acts.RecordVerdictWithIntel, mock.Anything, "tri-1", enriched, analysis).
 		Return(activities.TriageRecord{TriageID: "tri-1", DurationMS: 42}, nil).Once()
 
 	env.ExecuteWorkflow(workflows.Triage, workflows.TriageInput{IncidentID: "inc-1", TriageID: "tri-1"})
