@@ -102,7 +102,7 @@ func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
 		}}, nil
 	}
 	inc, dup, err := s.store.CreateIncidentFromAlert(c, withReplay(
-		dispatch.AlertToIncident(alert, source, dispatch.DedupWindow(c, s.settings), "", src.AutoTriage || src.Playbook != ""), replay))
+		dispatch.AlertToIncident(alert, source, dispatch.DedupWindow(c, s.settings), "", src.AutoTriage, src.Playbook), replay))
 	if err != nil {
 		return reply{}, s.webhookError(source, "replay", replayError(err))
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/worker"
+
 	"github.com/vigil-soc/vigil/app"
 	"github.com/vigil-soc/vigil/connectors/simulated"
 	"github.com/vigil-soc/vigil/internal/testenv"
@@ -155,10 +157,7 @@ func TestWorkerRestartWhileAwaitingApproval(t *testing.T) {
 	id := r.data()["action_id"].(string)
 
 	env.worker.Stop()
-	env.worker = app.NewWorker(env.temporal, env.store, env.settings, testenv.Logger(), 10*time.Second)
-	if err := env.worker.Start(); err != nil {
-		t.Fatal(err)
-	}
+	env.worker = newTestWorker(t)
 	// The new worker takes the workflow over once its sticky queue on the
 	// old one times out, which may outlast the approval's wait: 202 then.
 	ok := call(t, http.MethodPost, "/api/actions/"+id+"/approve", keyFor(t, store.RoleSenior), nil)
@@ -172,4 +171,14 @@ func TestWorkerRestartWhileAwaitingApproval(t *testing.T) {
 	if n, _ := simulated.CallCount(context.Background(), env.store, id); n != 1 {
 		t.Fatalf("%d connector calls, want exactly 1", n)
 	}
+}
+
+// newTestWorker starts a fresh worker for the shared test server.
+func newTestWorker(t *testing.T) worker.Worker {
+	t.Helper()
+	w := app.NewWorker(env.temporal, env.store, env.settings, testenv.Logger(), 10*time.Second)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }

@@ -73,6 +73,10 @@ func runMain(m *testing.M) int {
 	defer func() { env.worker.Stop() }()
 
 	env.store, env.temporal = st, tmp.Client
+	if err := app.EnsureBuiltinPlaybooks(ctx, st); err != nil {
+		fmt.Fprintln(os.Stderr, "built-in playbooks:", err)
+		return 1
+	}
 	env.adminKey = "test-admin-key-0123456789"
 	if _, err := st.BootstrapAdmin(ctx, env.adminKey); err != nil {
 		fmt.Fprintln(os.Stderr, "bootstrap:", err)

@@ -16,10 +16,12 @@ import (
 // reply is a successful answer: a status and a value put under "data"
 // (or written as is when raw).
 type reply struct {
-	status   int
-	body     any
-	raw      bool
-	location string
+	status      int
+	body        any
+	raw         bool
+	location    string
+	contentType string // with data: a non-JSON body
+	data        []byte
 }
 
 func ok(v any) reply       { return reply{status: http.StatusOK, body: v} }
@@ -43,6 +45,8 @@ func (s *server) wrap(h handlerFunc) gin.HandlerFunc {
 			return
 		}
 		switch {
+		case r.contentType != "":
+			c.Data(r.status, r.contentType, r.data)
 		case r.location != "":
 			c.Redirect(r.status, r.location)
 		case r.status == http.StatusNoContent:

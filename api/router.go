@@ -174,6 +174,22 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{get, "/webhooks/:source", manager, ScopeRead, LimitRead, ""}, s.getWebhook)
 	a.handle(Route{del, "/webhooks/:source", manager, ScopeAdmin, LimitWrite, "webhook.delete"}, s.deleteWebhook)
 
+	// Playbooks.
+	a.handle(Route{get, "/playbooks", viewer, ScopeRead, LimitRead, ""}, s.listPlaybooks)
+	a.handle(Route{get, "/playbooks/schema", viewer, ScopeRead, LimitRead, ""}, s.playbookSchema)
+	a.handle(Route{post, "/playbooks/validate", viewer, ScopeRead, LimitRead, "playbook.validate"}, s.validatePlaybook)
+	a.handle(Route{post, "/playbooks", manager, ScopeWrite, LimitWrite, "playbook.create"}, s.createPlaybook)
+	a.handle(Route{get, "/playbooks/:id", viewer, ScopeRead, LimitRead, ""}, s.getPlaybook)
+	a.handle(Route{put, "/playbooks/:id", manager, ScopeWrite, LimitWrite, "playbook.update"}, s.updatePlaybook)
+	a.handle(Route{del, "/playbooks/:id", manager, ScopeWrite, LimitWrite, "playbook.delete"}, s.deletePlaybook)
+	a.handle(Route{get, "/playbooks/:id/export", viewer, ScopeRead, LimitRead, ""}, s.exportPlaybook)
+	a.handle(Route{get, "/playbooks/:id/versions", viewer, ScopeRead, LimitRead, ""}, s.listPlaybookVersions)
+	a.handle(Route{get, "/playbooks/:id/versions/:version", viewer, ScopeRead, LimitRead, ""}, s.getPlaybookVersion)
+	a.handle(Route{post, "/playbooks/:id/versions/:version/restore", manager, ScopeWrite, LimitWrite, "playbook.restore"}, s.restorePlaybookVersion)
+	a.handle(Route{post, "/playbooks/:id/run", analyst, ScopeActionsExecute, LimitWrite, "playbook.run"}, s.runPlaybook)
+	a.handle(Route{get, "/playbooks/:id/executions", viewer, ScopeRead, LimitRead, ""}, s.listExecutions)
+	a.handle(Route{get, "/playbooks/:id/executions/:execution_id", viewer, ScopeRead, LimitRead, ""}, s.getExecution)
+
 	// Policy rules.
 	a.handle(Route{get, "/policies", viewer, ScopeRead, LimitRead, ""}, s.listPolicies)
 	a.handle(Route{get, "/policies/:id", viewer, ScopeRead, LimitRead, ""}, s.getPolicy)

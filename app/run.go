@@ -21,6 +21,7 @@ import (
 	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/intel"
 	"github.com/vigil-soc/vigil/llm"
+	"github.com/vigil-soc/vigil/playbook"
 	"github.com/vigil-soc/vigil/policy"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
@@ -96,6 +97,7 @@ func NewWorker(c client.Client, st *store.Store, svc *settings.Service, log *slo
 	w.RegisterWorkflow(workflows.Triage)
 	w.RegisterWorkflow(workflows.Action)
 	w.RegisterWorkflow(workflows.KillSwitch)
+	w.RegisterWorkflow(workflows.Playbook)
 	// Worker metrics join the process-wide registry that /metrics serves.
 	reg := prometheus.DefaultRegisterer
 	w.RegisterActivity(&activities.Activities{
@@ -120,6 +122,9 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 		return err
 	}
 	defer st.Close()
+	if err := EnsureBuiltinPlaybooks(ctx, st); err != nil {
+		return err
+	}
 	if cfg.BootstrapAdminKey != "" {
 		revoked, err := st.BootstrapAdmin(ctx, cfg.BootstrapAdminKey)
 		if err != nil {
@@ -215,6 +220,26 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("drain http server: %w", err)
+	}
+	return nil
+}
+
+// EnsureBuiltinPlaybooks installs the built-in playbooks that are missing.
+// An existing one is left as it is: operators may have disabled it or
+// saved versions of their own.
+func EnsureBuiltinPlaybooks(ctx context.Context, st *store.Store) error {
+	for _, p := range playbook.Builtins() {
+		if _, err := st.PlaybookByName(ctx, p.Name); err == nil {
+			continue
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		text, _ := playbook.BuiltinYAML(p.Name)
+		meta := store.PlaybookMeta{Name: p.Name, Description: p.Description,
+			TriggerIncidentType: p.Triggers.IncidentType, AutoRun: p.Triggers.AutoRun}
+		if _, err := st.CreatePlaybook(ctx, meta, string(text), "system", true); err != nil && !errors.Is(err, store.ErrConflict) {
+			return fmt.Errorf("install built-in playbook %q: %w", p.Name, err)
+		}
 	}
 	return nil
 }

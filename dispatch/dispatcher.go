@@ -67,7 +67,7 @@ func (d *Dispatcher) step(ctx context.Context) bool {
 	if ctx.Err() != nil {
 		return false
 	}
-	kinds := []string{store.IntakeAlert, store.IntakeTriage}
+	kinds := []string{store.IntakeAlert, store.IntakeTriage, store.IntakePlaybook, store.IntakeAutoRun}
 	if ks, err := d.Store.KillSwitch(ctx); err == nil && ks.Active {
 		kinds = []string{store.IntakeAlert}
 	}
@@ -112,6 +112,8 @@ func (d *Dispatcher) process(ctx context.Context, it *store.IntakeItem) (string,
 		_, _, err = d.Launcher.BeginTriage(ctx, TriageRequest{Incident: inc, RequestedBy: "webhook:" + it.Source,
 			Automated: true, TriageID: it.ID})
 		return inc.ID, err
+	case store.IntakePlaybook, store.IntakeAutoRun:
+		return d.runQueuedPlaybooks(ctx, it)
 	}
 	return "", nil
 }
@@ -124,9 +126,9 @@ func (d *Dispatcher) createIncident(ctx context.Context, it *store.IntakeItem) (
 		return "", err
 	}
 	var mapping map[string]string
-	automate := false
+	automate, book := false, ""
 	if src != nil {
-		mapping, automate = src.SeverityMapping.V, src.AutoTriage || src.Playbook != ""
+		mapping, automate, book = src.SeverityMapping.V, src.AutoTriage, src.Playbook
 	}
 	alert, err := ParseAlert(it.Source, []byte(it.Payload), mapping)
 	if err != nil {
@@ -135,7 +137,7 @@ func (d *Dispatcher) createIncident(ctx context.Context, it *store.IntakeItem) (
 		_ = d.Store.RetryIntake(ctx, it.Seq, err.Error(), 0, 1)
 		return "", nil
 	}
-	inc, _, err := d.Store.CreateIncidentFromAlert(ctx, AlertToIncident(alert, it.Source, d.dedupWindow(ctx), it.ID, automate))
+	inc, _, err := d.Store.CreateIncidentFromAlert(ctx, AlertToIncident(alert, it.Source, d.dedupWindow(ctx), it.ID, automate, book))
 	if err != nil {
 		return "", err
 	}
@@ -172,13 +174,13 @@ func ParseAlert(source string, body []byte, mapping map[string]string) (intake.A
 const GenericSource = "generic"
 
 // AlertToIncident describes the incident an alert becomes.
-func AlertToIncident(a intake.Alert, source string, window time.Duration, intakeID string, automate bool) store.AlertIncident {
+func AlertToIncident(a intake.Alert, source string, window time.Duration, intakeID string, automate bool, playbookName string) store.AlertIncident {
 	return store.AlertIncident{
 		NewIncident: store.NewIncident{
 			Title: a.Title, IncidentType: a.IncidentType, Source: a.Source, Severity: a.Severity,
 			Description: a.Description, RawData: a.RawData, CreatedBy: "webhook:" + source,
 		},
 		ExternalSource: source, ExternalID: a.AlertID, DedupWindow: window,
-		IntakeID: intakeID, QueueTriage: automate,
+		IntakeID: intakeID, QueueTriage: automate, QueuePlaybook: playbookName,
 	}
 }

@@ -52,7 +52,9 @@ func (s *Store) createIncidentTx(tx *gorm.DB, in NewIncident, adjust func(*Incid
 	return inc, nil
 }
 
-// insertIncident numbers the incident and inserts it.
+// insertIncident numbers the incident and inserts it. When playbooks are
+// set to run on its type, starting them is queued in the same transaction,
+// so a new incident never misses its automatic runs.
 func (s *Store) insertIncident(tx *gorm.DB, inc *Incident) error {
 	seq, err := nextIncidentSeq(tx, inc.NumberYear)
 	if err != nil {
@@ -60,7 +62,17 @@ func (s *Store) insertIncident(tx *gorm.DB, inc *Incident) error {
 	}
 	inc.NumberSeq = seq
 	inc.IncidentNumber = FormatIncidentNumber(inc.NumberYear, seq)
-	return tx.Create(inc).Error
+	if err := tx.Create(inc).Error; err != nil {
+		return err
+	}
+	var auto int64
+	err = tx.Model(&Playbook{}).
+		Where("enabled = ? AND auto_run = ? AND lower(trigger_incident_type) = ?", true, true, strings.ToLower(inc.IncidentType)).
+		Count(&auto).Error
+	if err != nil || auto == 0 {
+		return err
+	}
+	return tx.Create(newIntakeItem(IntakeAutoRun, inc.CreatedBy, "", inc.ID)).Error
 }
 
 // newIncidentRow fills a new, open incident; the number is allocated on insert.

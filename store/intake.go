@@ -13,8 +13,10 @@ import (
 
 // Intake queue kinds and statuses.
 const (
-	IntakeAlert  = "alert"  // a raw alert still to become an incident
-	IntakeTriage = "triage" // an incident whose automated triage is still to start
+	IntakeAlert    = "alert"    // a raw alert still to become an incident
+	IntakeTriage   = "triage"   // an incident whose automated triage is still to start
+	IntakePlaybook = "playbook" // an incident a named playbook (Payload) is still to run on
+	IntakeAutoRun  = "auto_run" // a new incident whose auto-run playbooks are still to start
 
 	IntakeQueued = "queued"
 	IntakeDone   = "done"
@@ -99,6 +101,8 @@ type AlertIncident struct {
 	IntakeID string
 	// QueueTriage enqueues automated triage in the same transaction.
 	QueueTriage bool
+	// QueuePlaybook enqueues a run of the named playbook instead of triage.
+	QueuePlaybook string
 	// Replay, when set, records the admitting signature in the same
 	// transaction; a second use fails with ErrReplay.
 	Replay *Replay
@@ -156,7 +160,10 @@ func (s *Store) CreateIncidentFromAlert(ctx context.Context, a AlertIncident) (i
 			return err
 		}
 		inc = created
-		if a.QueueTriage {
+		switch {
+		case a.QueuePlaybook != "":
+			return tx.Create(newIntakeItem(IntakePlaybook, a.ExternalSource, a.QueuePlaybook, created.ID)).Error
+		case a.QueueTriage:
 			return tx.Create(newIntakeItem(IntakeTriage, a.ExternalSource, "", created.ID)).Error
 		}
 		return nil

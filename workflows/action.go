@@ -146,11 +146,17 @@ func (r *actionRun) execute(ctx workflow.Context) (ActionOutcome, error) {
 	}
 }
 
-// park registers with the kill switch and sleeps until it sends resume (or
-// a recheck interval passes). The kill switch answers a park at once when
-// it is no longer active, so a deactivation in between is never missed.
+// park registers with the kill switch and sleeps until it sends resume.
 func (r *actionRun) park(ctx workflow.Context) {
 	r.stage = StageParked
+	parkUntilResumed(ctx)
+}
+
+// parkUntilResumed registers the calling workflow with the kill switch and
+// sleeps until it sends resume (or a recheck interval passes). The kill
+// switch answers a park at once when it is no longer active, so a
+// deactivation in between is never missed.
+func parkUntilResumed(ctx workflow.Context) {
 	me := workflow.GetInfo(ctx).WorkflowExecution.ID
 	err := workflow.SignalExternalWorkflow(ctx, KillSwitchWorkflowID, "", SignalPark, me).Get(ctx, nil)
 	if err != nil {

@@ -24,6 +24,7 @@ Commands:
   migrate        apply pending database migrations (migrate status: list them)
   users create   create a user (--username, --email, --role, --display-name, --password-stdin)
   keys create    create an API key for a user and print it once (--user, --name, --scopes, --expires-in)
+  playbook validate FILE...  check playbook YAML files (exit 1 on errors)
   version        print the version
 
 Configuration comes from the environment (see README); flags override it.
@@ -56,6 +57,8 @@ func run(ctx context.Context, args []string) error {
 		return runUsers(ctx, rest)
 	case "keys":
 		return runKeys(ctx, rest)
+	case "playbook":
+		return runPlaybook(rest)
 	case "version", "--version", "-v":
 		fmt.Println("vigil", app.Version)
 		return nil

@@ -1,0 +1,75 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/store"
+)
+
+// TestRecordBuiltinPlaybookHistories runs every built-in playbook (and so
+// the triage and action workflows) on a matching incident and writes each
+// run's history to VIGIL_RECORD_HISTORIES, for the replay test in
+// workflows/. It is skipped unless that variable names a directory.
+func TestRecordBuiltinPlaybookHistories(t *testing.T) {
+	dir := os.Getenv("VIGIL_RECORD_HISTORIES")
+	if dir == "" {
+		t.Skip("set VIGIL_RECORD_HISTORIES to a directory to record workflow histories")
+	}
+	key := keyFor(t, store.RoleAnalyst)
+	incidents := map[string]map[string]any{
+		"phishing":         {"incident_type": "phishing", "source": "mail", "severity": "high", "raw_data": map[string]any{"message_id": "<m1@corp>", "sender": "security@micros0ft-support.com", "recipients": []any{"jane@corp.example"}, "subject": "Verify your account", "urls": []any{"https://micros0ft-support.com/login"}}},
+		"malware":          {"incident_type": "malware", "source": "edr", "severity": "critical", "raw_data": map[string]any{"HostnameField": "fin-ws-042", "DetectName": "Ransomware.Conti", "CommandLine": "vssadmin delete shadows /all /quiet"}},
+		"suspicious login": {"incident_type": "suspicious login", "source": "idp", "severity": "high", "raw_data": map[string]any{"user": "jane@corp.example", "impossible_travel": true, "is_tor": true}},
+	}
+	list := call(t, http.MethodGet, "/api/playbooks", key, nil).Body["data"].([]any)
+	for _, v := range list {
+		p := v.(map[string]any)
+		if p["builtin"] != true {
+			continue
+		}
+		typ := p["triggers"].(map[string]any)["incident_type"].(string)
+		inc := createIncident(t, key, incidents[typ])
+		r := call(t, http.MethodPost, "/api/playbooks/"+p["id"].(string)+"/run", key, map[string]any{"incident_id": inc["id"]})
+		wf := r.data()["workflow_id"].(string)
+		testenv.Eventually(t, 60*time.Second, func() bool {
+			pending := call(t, http.MethodGet, "/api/actions?status=pending_approval&incident_id="+inc["id"].(string), key, nil).Body["data"].([]any)
+			for _, a := range pending {
+				call(t, http.MethodPost, "/api/actions/"+a.(map[string]any)["id"].(string)+"/approve", env.adminKey, nil)
+			}
+			d, err := env.temporal.DescribeWorkflowExecution(context.Background(), wf, "")
+			return err == nil && d.WorkflowExecutionInfo.Status != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
+		}, "built-in playbook %v did not finish", p["name"])
+		writeHistory(t, wf, filepath.Join(dir, "playbook-"+strings.ReplaceAll(strings.ToLower(p["name"].(string)), " ", "-")+".json"))
+	}
+}
+
+func writeHistory(t *testing.T, workflowID, path string) {
+	t.Helper()
+	it := env.temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	h := &historypb.History{}
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Events = append(h.Events, ev)
+	}
+	b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

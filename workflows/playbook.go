@@ -1,0 +1,277 @@
+package workflows
+
+import (
+	"fmt"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/vigil-soc/vigil/activities"
+	"github.com/vigil-soc/vigil/playbook"
+)
+
+// PlaybookRunWorkflowID is the ID of one playbook execution.
+func PlaybookRunWorkflowID(executionID string) string { return "playbook-run/" + executionID }
+
+// QueryPlaybookProgress returns a running playbook's PlaybookProgress.
+const QueryPlaybookProgress = "progress"
+
+// PlaybookInput starts a Playbook workflow. It carries the whole definition
+// of the version it runs, so later edits never change a running execution.
+type PlaybookInput struct {
+	ExecutionID string
+	IncidentID  string
+	Definition  playbook.Playbook
+	Version     string
+	Variables   map[string]any
+}
+
+// PlaybookOutcome is how a playbook run ended.
+type PlaybookOutcome struct {
+	Status         string // completed, stopped, failed
+	StepsCompleted int
+	Error          string
+}
+
+// PlaybookProgress is what the progress query answers.
+type PlaybookProgress struct {
+	Status         string
+	StepsCompleted int
+	StepsTotal     int
+	Steps          []activities.StepRecord
+}
+
+// playbookRun is one interpretation of a playbook.
+type playbookRun struct {
+	in        PlaybookInput
+	env       playbook.Env
+	records   []activities.StepRecord
+	completed int
+	status    string
+}
+
+// Playbook interprets a playbook version step by step: action steps run as
+// child Action workflows (so policy and approvals gate them), conditions
+// choose what runs next, AI analysis asks the analyzer, parallel branches
+// run at once. Between steps the run waits while the kill switch is on.
+func Playbook(ctx workflow.Context, in PlaybookInput) (PlaybookOutcome, error) {
+	r := &playbookRun{in: in, status: "running"}
+	err := workflow.SetQueryHandler(ctx, QueryPlaybookProgress, func() (PlaybookProgress, error) {
+		return PlaybookProgress{Status: r.status, StepsCompleted: r.completed, StepsTotal: in.Definition.StepCount(),
+			Steps: r.records}, nil
+	})
+	if err != nil {
+		return PlaybookOutcome{}, err
+	}
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute, MaximumAttempts: 10,
+			NonRetryableErrorTypes: []string{activities.ErrTypeNotFound, activities.ErrTypePermanent}},
+	})
+	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second})
+
+	var inc playbook.IncidentEnv
+	if err := workflow.ExecuteActivity(ctx, activityRef.LoadPlaybookIncident, in.IncidentID).Get(ctx, &inc); err != nil {
+		return r.finish(ctx, "failed", "load incident: "+err.Error())
+	}
+	r.env = playbook.Env{Incident: inc, Variables: mergeVariables(in.Definition.Variables, in.Variables),
+		Outputs: map[string]any{}, Playbook: playbook.PlaybookEnv{Name: in.Definition.Name, Version: in.Version}}
+
+	steps := in.Definition.Steps
+	for i := 0; i >= 0 && i < len(steps); {
+		r.waitWhileHalted(ctx)
+		step := steps[i]
+		if step.Kind() == playbook.KindCondition {
+			idx := r.begin(ctx, step)
+			ok, err := playbook.Eval(step.Condition, r.env)
+			if err != nil {
+				r.end(ctx, idx, nil, err)
+				return r.finish(ctx, "failed", fmt.Sprintf("step %q: %v", step.Name, err))
+			}
+			r.end(ctx, idx, map[string]any{"result": ok}, nil)
+			i = in.Definition.NextIndex(i, ok)
+			continue
+		}
+		var err error
+		if step.Kind() == playbook.KindParallel {
+			err = r.runParallel(ctx, step)
+		} else {
+			err = r.runStep(ctx, step)
+		}
+		if err != nil && !step.ContinueOnError {
+			return r.finish(ctx, "failed", err.Error())
+		}
+		i++
+	}
+	// Running out of steps and a condition's "stop" both end a run normally.
+	return r.finish(ctx, "completed", "")
+}
+
+func mergeVariables(defaults, overrides map[string]any) map[string]any {
+	out := make(map[string]any, len(defaults)+len(overrides))
+	for k, v := range defaults {
+		out[k] = v
+	}
+	for k, v := range overrides {
+		out[k] = v
+	}
+	return out
+}
+
+// waitWhileHalted parks the run between steps while the kill switch is on.
+func (r *playbookRun) waitWhileHalted(ctx workflow.Context) {
+	for {
+		var halted bool
+		if err := workflow.ExecuteLocalActivity(ctx, activityRef.KillSwitchActive).Get(ctx, &halted); err != nil || !halted {
+			return
+		}
+		r.status = "paused_by_kill_switch"
+		parkUntilResumed(ctx)
+		r.status = "running"
+	}
+}
+
+// runParallel runs each branch in its own coroutine; the step ends when
+// all branches end, and fails if any branch step failed for good.
+func (r *playbookRun) runParallel(ctx workflow.Context, step playbook.Step) error {
+	idx := r.begin(ctx, step)
+	errs := make([]error, len(step.Parallel))
+	wg := workflow.NewWaitGroup(ctx)
+	for b, branch := range step.Parallel {
+		wg.Add(1)
+		workflow.Go(ctx, func(gctx workflow.Context) {
+			defer wg.Done()
+			for _, s := range branch {
+				if err := r.runStep(gctx, s); err != nil && !s.ContinueOnError {
+					errs[b] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait(ctx)
+	for _, err := range errs {
+		if err != nil {
+			r.end(ctx, idx, nil, err)
+			return fmt.Errorf("step %q: %w", step.Name, err)
+		}
+	}
+	r.end(ctx, idx, nil, nil)
+	return nil
+}
+
+// runStep runs one action or AI analysis step and stores its output.
+func (r *playbookRun) runStep(ctx workflow.Context, step playbook.Step) error {
+	idx := r.begin(ctx, step)
+	var (
+		out map[string]any
+		err error
+	)
+	switch step.Kind() {
+	case playbook.KindAction:
+		out, err = r.runAction(ctx, step)
+	case playbook.KindAIAnalysis:
+		var ans activities.AnalysisAnswer
+		err = workflow.ExecuteActivity(ctx, activityRef.AnswerQuestion, r.in.IncidentID, step.AIAnalysis.Question).Get(ctx, &ans)
+		out = map[string]any{"answer": ans.Answer, "classification": ans.Classification,
+			"confidence": ans.Confidence, "analyzer": ans.Analyzer}
+	default:
+		err = fmt.Errorf("unsupported step kind %q", step.Kind())
+	}
+	if step.Output != "" && out != nil {
+		r.env.Outputs[step.Output] = out
+	}
+	r.end(ctx, idx, out, err)
+	if err != nil {
+		return fmt.Errorf("step %q: %w", step.Name, err)
+	}
+	return nil
+}
+
+// runAction renders the parameters, records the action and runs it as a
+// child Action workflow, waiting for it to end (approvals included).
+func (r *playbookRun) runAction(ctx workflow.Context, step playbook.Step) (map[string]any, error) {
+	params, err := playbook.Render(step.Parameters, r.env)
+	if err != nil {
+		return nil, err
+	}
+	var rec activities.RecommendedAction
+	err = workflow.ExecuteActivity(ctx, activityRef.CreatePlaybookAction, activities.PlaybookActionRequest{
+		ExecutionID: r.in.ExecutionID, IncidentID: r.in.IncidentID, Step: step.Name,
+		ActionType: step.Action, Parameters: params,
+	}).Get(ctx, &rec)
+	if err != nil {
+		return nil, err
+	}
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		WorkflowID:            ActionWorkflowID(rec.ActionID),
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		TypedSearchAttributes: temporal.NewSearchAttributes(
+			SearchActionType.ValueSet(rec.ActionType), SearchIncidentNumber.ValueSet(rec.IncidentNumber),
+			SearchSeverity.ValueSet(rec.Severity), SearchIncidentType.ValueSet(rec.IncidentType),
+			SearchPlaybookName.ValueSet(r.in.Definition.Name),
+		),
+	})
+	var outcome ActionOutcome
+	if err := workflow.ExecuteChildWorkflow(cctx, Action, ActionInput{ActionID: rec.ActionID}).Get(ctx, &outcome); err != nil {
+		return nil, err
+	}
+	out := map[string]any{"status": outcome.Status, "action_id": rec.ActionID, "success": false, "message": outcome.Error}
+	if res := outcome.Result; res != nil {
+		for k, v := range res.Output {
+			out[k] = v
+		}
+		out["success"], out["message"] = res.Success, res.Message
+	}
+	if outcome.Status != "completed" {
+		return out, fmt.Errorf("action %s ended %s: %s", step.Action, outcome.Status, outcome.Error)
+	}
+	return out, nil
+}
+
+// begin records a step's start and returns its record index.
+func (r *playbookRun) begin(ctx workflow.Context, step playbook.Step) int {
+	now := workflow.Now(ctx).UTC()
+	r.records = append(r.records, activities.StepRecord{Name: step.Name, Kind: step.Kind(), Status: "running", StartedAt: &now})
+	// Take the index before saving: saving yields, and a parallel branch
+	// may append its own record meanwhile.
+	idx := len(r.records) - 1
+	r.save(ctx)
+	return idx
+}
+
+// end records a step's end.
+func (r *playbookRun) end(ctx workflow.Context, idx int, out map[string]any, err error) {
+	now := workflow.Now(ctx).UTC()
+	rec := &r.records[idx]
+	rec.CompletedAt, rec.Output = &now, out
+	if err != nil {
+		rec.Status, rec.Error = "failed", err.Error()
+	} else {
+		rec.Status = "completed"
+		r.completed++
+	}
+	r.save(ctx)
+}
+
+// save mirrors progress to the store; a failed write is logged, the run
+// goes on (the query still answers from memory).
+func (r *playbookRun) save(ctx workflow.Context) {
+	err := workflow.ExecuteLocalActivity(ctx, activityRef.RecordPlaybookProgress, r.in.ExecutionID, r.records, r.completed).Get(ctx, nil)
+	if err != nil {
+		workflow.GetLogger(ctx).Warn("playbook progress not recorded", "error", err)
+	}
+}
+
+func (r *playbookRun) finish(ctx workflow.Context, status, reason string) (PlaybookOutcome, error) {
+	r.status = status
+	dctx, cancel := workflow.NewDisconnectedContext(ctx)
+	defer cancel()
+	err := workflow.ExecuteActivity(dctx, activityRef.FinishPlaybookExecution, r.in.ExecutionID, status, reason, r.records, r.completed).Get(dctx, nil)
+	if err != nil {
+		return PlaybookOutcome{}, err
+	}
+	return PlaybookOutcome{Status: status, StepsCompleted: r.completed, Error: reason}, nil
+}
