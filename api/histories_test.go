@@ -50,7 +50,15 @@ func TestRecordBuiltinPlaybookHistories(t *testing.T) {
 			d, err := env.temporal.DescribeWorkflowExecution(context.Background(), wf, "")
 			return err == nil && d.WorkflowExecutionInfo.Status != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
 		}, "built-in playbook %v did not finish", p["name"])
-		writeHistory(t, wf, filepath.Join(dir, "playbook-"+strings.ReplaceAll(strings.ToLower(p["name"].(string)), " ", "-")+".json"))
+		slug := strings.ReplaceAll(strings.ToLower(p["name"].(string)), " ", "-")
+		writeHistory(t, wf, filepath.Join(dir, "playbook-"+slug+".json"))
+		acts := call(t, http.MethodGet, "/api/incidents/"+inc["id"].(string)+"/actions", key, nil).Body["data"].([]any)
+		for _, a := range acts {
+			m := a.(map[string]any)
+			writeHistory(t, m["workflow_id"].(string), filepath.Join(dir, "action-"+slug+"-"+m["action_type"].(string)+".json"))
+		}
+		tr := call(t, http.MethodPost, "/api/incidents/"+inc["id"].(string)+"/triage", key, map[string]any{"force": true})
+		writeHistory(t, tr.data()["workflow_id"].(string), filepath.Join(dir, "triage-"+slug+".json"))
 	}
 }
 

@@ -93,8 +93,8 @@ func TestBuiltinsRender(t *testing.T) {
 						env.Outputs[s.Output] = map[string]any{"status": "completed", "success": true, "message": "done"}
 					}
 				case KindAIAnalysis:
-					q, err := Render(map[string]any{"q": s.AIAnalysis.Question}, env)
-					if err != nil || strings.Contains(q["q"].(string), "{{") {
+					q, err := RenderText(s.AIAnalysis.Question, env)
+					if err != nil || strings.Contains(q, "{{") {
 						t.Fatalf("%s: %v %v", s.Name, q, err)
 					}
 					env.Outputs[s.Output] = map[string]any{"answer": "yes", "classification": "malicious", "confidence": 0.9}

@@ -64,7 +64,7 @@ type Step struct {
 // AIAnalysis is the configuration of an AI analysis step.
 type AIAnalysis struct {
 	// Question is what the analyzer is asked about the incident; it may
-	// hold templates.
+	// hold templates, which RenderText expands.
 	Question string `yaml:"question" json:"question"`
 }
 

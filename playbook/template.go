@@ -100,6 +100,20 @@ func Render(params map[string]any, env Env) (map[string]any, error) {
 	return out, nil
 }
 
+// RenderText expands the templates of one string, such as an AI
+// analysis question, always to text: a string that is one template becomes
+// that value written out as Render writes values inside text.
+func RenderText(s string, env Env) (string, error) {
+	if !hasTemplate(s) {
+		return s, nil
+	}
+	v, err := renderString(s, env)
+	if err != nil {
+		return "", err
+	}
+	return text(v), nil
+}
+
 func renderMap(m map[string]any, path string, env Env, depth int) (map[string]any, error) {
 	keys := make([]string, 0, len(m))
 	for k := range m {

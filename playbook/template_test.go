@@ -76,6 +76,26 @@ func TestRender(t *testing.T) {
 	}
 }
 
+func TestRenderText(t *testing.T) {
+	cases := []struct {
+		in, want string
+	}{
+		{"Who received {{ incident.raw_data.message_id }}?", "Who received msg-1?"},
+		{"{{ incident.raw_data.recipients }}", `["alice@corp.example","bob@corp.example"]`},
+		{"{{ incident.raw_data.nope }}", ""},
+		{"plain", "plain"},
+	}
+	for _, c := range cases {
+		got, err := RenderText(c.in, sampleEnv())
+		if err != nil || got != c.want {
+			t.Errorf("RenderText(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+	if _, err := RenderText("{{ incident.nope }}", sampleEnv()); err == nil {
+		t.Error("RenderText accepted a bad template")
+	}
+}
+
 func TestRenderDoesNotChangeInput(t *testing.T) {
 	in := map[string]any{"a": []any{"{{ incident.number }}"}, "b": map[string]any{"c": "{{ incident.id }}"}}
 	if _, err := Render(in, sampleEnv()); err != nil {

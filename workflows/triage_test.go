@@ -2,6 +2,7 @@ package workflows_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/mock"
@@ -9,6 +10,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/vigil-soc/vigil/activities"
+	"github.com/vigil-soc/vigil/internal/testenv"
 	"github.com/vigil-soc/vigil/triage"
 	"github.com/vigil-soc/vigil/workflows"
 )
@@ -77,5 +79,11 @@ func TestTriageWorkflowRecordsFailure(t *testing.T) {
 func TestTriageWorkflowID(t *testing.T) {
 	if got := workflows.TriageWorkflowID("i", "t"); got != "triage/i/t" {
 		t.Fatalf("TriageWorkflowID = %q", got)
+	}
+}
+
+func TestTestServerRegistersEverySearchAttribute(t *testing.T) {
+	if fmt.Sprint(testenv.SearchAttributeNames) != fmt.Sprint(workflows.SearchAttributeNames) {
+		t.Fatalf("testenv registers %v, workflows use %v", testenv.SearchAttributeNames, workflows.SearchAttributeNames)
 	}
 }

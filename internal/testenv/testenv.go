@@ -23,7 +23,6 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/vigil-soc/vigil/store"
-	"github.com/vigil-soc/vigil/workflows"
 )
 
 // Logger returns a logger that discards output unless VIGIL_TEST_LOG is set.
@@ -60,11 +59,16 @@ func TemporalBinary() (string, error) {
 	}
 }
 
+// SearchAttributeNames mirrors workflows.SearchAttributeNames; this
+// package cannot import workflows (tests of packages the workflows import
+// use it), and a test in workflows keeps the two lists equal.
+var SearchAttributeNames = []string{"IncidentNumber", "Severity", "IncidentType", "ActionType", "PlaybookName"}
+
 // DevServerArgs are the start-dev flags Vigil needs: its search attributes
 // and a fast task hand-off.
 func DevServerArgs() []string {
 	args := []string{"--dynamic-config-value", "history.transferProcessorMaxPollRPS=1000"}
-	for _, sa := range workflows.SearchAttributeNames {
+	for _, sa := range SearchAttributeNames {
 		args = append(args, "--search-attribute", sa+"=Keyword")
 	}
 	return args
