@@ -110,7 +110,6 @@ func (a *Activities) FinishPlaybookExecution(ctx context.Context, executionID, s
 	return a.Store.FinishExecution(ctx, executionID, status, reason, steps, completed)
 }
 
-
 // formatProblems renders validation problems in a stable order.
 func formatProblems(bad map[string]string) string {
 	keys := make([]string, 0, len(bad))

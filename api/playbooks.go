@@ -20,17 +20,17 @@ const (
 
 // playbookView is a playbook with its current definition.
 type playbookView struct {
-	ID          string             `json:"id"`
-	Name        string             `json:"name"`
-	Description string             `json:"description"`
-	Version     string             `json:"version"`
-	Enabled     bool               `json:"enabled"`
-	Builtin     bool               `json:"builtin"`
-	Triggers    playbook.Triggers  `json:"triggers"`
-	Variables   map[string]any     `json:"variables,omitempty"`
-	Steps       []playbook.Step    `json:"steps,omitempty"`
-	CreatedAt   time.Time          `json:"created_at"`
-	UpdatedAt   time.Time          `json:"updated_at"`
+	ID          string            `json:"id"`
+	Name        string            `json:"name"`
+	Description string            `json:"description"`
+	Version     string            `json:"version"`
+	Enabled     bool              `json:"enabled"`
+	Builtin     bool              `json:"builtin"`
+	Triggers    playbook.Triggers `json:"triggers"`
+	Variables   map[string]any    `json:"variables,omitempty"`
+	Steps       []playbook.Step   `json:"steps,omitempty"`
+	CreatedAt   time.Time         `json:"created_at"`
+	UpdatedAt   time.Time         `json:"updated_at"`
 }
 
 func playbookSummary(p *store.Playbook) playbookView {
