@@ -259,3 +259,26 @@ func TestPlaybookAutoRunsOncePerIncident(t *testing.T) {
 		t.Fatalf("%d runs, want 1", len(execs))
 	}
 }
+
+func TestKillSwitchPausesPlaybookRuns(t *testing.T) {
+	p := createPlaybook(t, ticketPlaybook("halt-"+randomSuffix(), "x", false))
+	manager := keyFor(t, store.RoleManager)
+	key := keyFor(t, store.RoleAnalyst)
+	inc := createIncident(t, key, map[string]any{"incident_type": "phishing", "source": "mail", "severity": "high", "raw_data": phishingPayload})
+	setKillSwitch(t, manager, true)
+	t.Cleanup(func() { setKillSwitch(t, manager, false) })
+	r := call(t, http.MethodPost, "/api/playbooks/"+p["id"].(string)+"/run", key, map[string]any{"incident_id": inc["id"]})
+	expectStatus(t, r, http.StatusAccepted)
+	execID := r.data()["execution_id"].(string)
+	path := "/api/playbooks/" + p["id"].(string) + "/executions/" + execID
+	testenv.Eventually(t, 10*time.Second, func() bool {
+		return call(t, http.MethodGet, path, key, nil).data()["status"] == "paused_by_kill_switch"
+	}, "run did not pause under the kill switch")
+	if d := call(t, http.MethodGet, path, key, nil).data(); d["steps_completed"] != 0.0 {
+		t.Fatalf("steps ran under the kill switch: %v", d)
+	}
+	setKillSwitch(t, manager, false)
+	testenv.Eventually(t, 20*time.Second, func() bool {
+		return call(t, http.MethodGet, path, key, nil).data()["status"] == "completed"
+	}, "run did not resume after the kill switch")
+}

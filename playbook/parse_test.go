@@ -125,7 +125,7 @@ func TestParseErrors(t *testing.T) {
 		{name: "alias", yaml: "name: x\nvariables:\n  a: &list [1, 2]\n  b: *list\nsteps:\n" + okStep, line: 4, msg: "aliases"},
 		{name: "too large", yaml: "name: x\ndescription: " + strings.Repeat("x", MaxSize) + "\n", line: 0, msg: "larger than 256 KiB"},
 		{name: "too deep", yaml: "name: x\nvariables:\n  v: " + strings.Repeat("[", 40) + strings.Repeat("]", 40) + "\nsteps:\n" + okStep, line: 3, msg: "more than 32 levels"},
-		{name: "too many steps", yaml: "name: x\nsteps:\n" + manySteps(maxSteps+1), line: 2, msg: "at most 200 are allowed"},
+		{name: "too many steps", yaml: "name: x\nsteps:\n" + manySteps(maxSteps+1), line: 2, msg: "at most 1000 are allowed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -255,7 +255,7 @@ func TestParseHostile(t *testing.T) {
 		{"deep block nesting", deepBlock(5000)},
 		{"huge file", strings.Repeat("# padding\n", MaxSize/10+1)},
 		{"binary", "\x00\x01\x02\xff"},
-		{"many templates", "name: x\nsteps:\n  - name: a\n    action: create_ticket\n    parameters:\n      title: \"" + strings.Repeat("{{ incident.id }}", 5000) + "\"\n"},
+		{"many templates", "name: x\nsteps:\n  - name: a\n    action: create_ticket\n    parameters:\n      title: \"" + strings.Repeat("{{ incident.id }}", maxExpressions+1) + "\"\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

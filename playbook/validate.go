@@ -17,12 +17,14 @@ const (
 	maxVersionLength     = 32
 	maxIncidentType      = 100
 	maxQuestionLength    = 4000
-	maxSteps             = 200
-	maxBranches          = 20
-	maxVariables         = 100
+	// A run records several history events per step; 1000 steps stay well
+	// inside Temporal's per-run history limits.
+	maxSteps     = 1000
+	maxBranches  = 20
+	maxVariables = 100
 	// maxExpressions caps templates and conditions per playbook, so one
 	// validation compiles a bounded number of expressions.
-	maxExpressions = 1000
+	maxExpressions = 5000
 )
 
 var (

@@ -173,8 +173,14 @@ func (r *playbookRun) runStep(ctx workflow.Context, step playbook.Step) error {
 	case playbook.KindAction:
 		out, err = r.runAction(ctx, step)
 	case playbook.KindAIAnalysis:
-		var ans activities.AnalysisAnswer
-		err = workflow.ExecuteActivity(ctx, activityRef.AnswerQuestion, r.in.IncidentID, step.AIAnalysis.Question).Get(ctx, &ans)
+		var (
+			ans      activities.AnalysisAnswer
+			question string
+		)
+		if question, err = playbook.RenderText(step.AIAnalysis.Question, r.env); err != nil {
+			break
+		}
+		err = workflow.ExecuteActivity(ctx, activityRef.AnswerQuestion, r.in.IncidentID, question).Get(ctx, &ans)
 		out = map[string]any{"answer": ans.Answer, "classification": ans.Classification,
 			"confidence": ans.Confidence, "analyzer": ans.Analyzer}
 	default:
