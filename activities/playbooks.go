@@ -100,9 +100,10 @@ func (a *Activities) KillSwitchActive(ctx context.Context) (bool, error) {
 	return ks.Active, err
 }
 
-// RecordPlaybookProgress stores a running execution's step records.
-func (a *Activities) RecordPlaybookProgress(ctx context.Context, executionID string, steps []StepRecord, completed int) error {
-	return a.Store.RecordExecutionProgress(ctx, executionID, steps, completed)
+// RecordPlaybookProgress stores how many steps a running execution has
+// finished.
+func (a *Activities) RecordPlaybookProgress(ctx context.Context, executionID string, completed int) error {
+	return a.Store.RecordExecutionProgress(ctx, executionID, completed)
 }
 
 // FinishPlaybookExecution records how a run ended.

@@ -83,10 +83,11 @@ func (s *Store) ListExecutions(ctx context.Context, playbookID string, limit int
 	return out, err
 }
 
-// RecordExecutionProgress stores the step records of a running execution.
-func (s *Store) RecordExecutionProgress(ctx context.Context, id string, steps []StepRecord, completed int) error {
+// RecordExecutionProgress stores how many steps a running execution has
+// finished.
+func (s *Store) RecordExecutionProgress(ctx context.Context, id string, completed int) error {
 	return s.db.WithContext(ctx).Model(&PlaybookExecution{}).Where("id = ? AND status = ?", id, ExecutionRunning).
-		Updates(map[string]any{"steps": NewJSON(steps), "steps_completed": completed}).Error
+		Update("steps_completed", completed).Error
 }
 
 // FinishExecution records how a run ended; a finished run stays finished.

@@ -262,10 +262,12 @@ func (r *playbookRun) end(ctx workflow.Context, idx int, out map[string]any, err
 	r.save(ctx)
 }
 
-// save mirrors progress to the store; a failed write is logged, the run
-// goes on (the query still answers from memory).
+// save mirrors the count of finished steps to the store; the step records
+// themselves are answered by the progress query while the run lasts and
+// stored when it ends, so a step costs the same however long the playbook
+// is. A failed write is logged; the run goes on.
 func (r *playbookRun) save(ctx workflow.Context) {
-	err := workflow.ExecuteLocalActivity(ctx, activityRef.RecordPlaybookProgress, r.in.ExecutionID, r.records, r.completed).Get(ctx, nil)
+	err := workflow.ExecuteLocalActivity(ctx, activityRef.RecordPlaybookProgress, r.in.ExecutionID, r.completed).Get(ctx, nil)
 	if err != nil {
 		workflow.GetLogger(ctx).Warn("playbook progress not recorded", "error", err)
 	}

@@ -1,0 +1,83 @@
+// Command flows measures Vigil's workflow paths against bare Temporal
+// baselines on the same dev server in the same run: approval latency
+// against a bare signal round trip, actions per second against a bare
+// workflow with one activity, and playbook per-step overhead against a
+// bare sequential activity call.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/vigil-soc/vigil/internal/testenv"
+)
+
+func main() {
+	n := flag.Int("n", 200, "operations per measurement")
+	c := flag.Int("c", 8, "concurrency for throughput measurements")
+	steps := flag.String("steps", "10,100,1000", "playbook lengths to run")
+	flag.Parse()
+	if err := run(*n, *c, *steps); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(n, c int, steps string) error {
+	ctx := context.Background()
+	tmp, err := testenv.StartTemporal(ctx)
+	if err != nil {
+		return err
+	}
+	defer tmp.Stop()
+	dir, err := os.MkdirTemp("", "vigil-bench-flows")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	h, err := newHarness(ctx, tmp.Client, dir)
+	if err != nil {
+		return err
+	}
+	defer h.close()
+
+	fmt.Printf("# Vigil workflow paths, %s, %d CPUs, %s/%s, %s, store %s\n\n",
+		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), h.store.Dialect())
+	var rows []row
+	base, err := bareSignalRoundTrip(ctx, tmp.Client, n)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, base)
+	appr, err := h.approvalLatency(ctx, n)
+	if err != nil {
+		return err
+	}
+	appr.baseline = &base
+	rows = append(rows, appr)
+
+	bare, err := bareWorkflowWithActivity(ctx, tmp.Client, n, c)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, bare)
+	auto, err := h.actionThroughput(ctx, n, c)
+	if err != nil {
+		return err
+	}
+	auto.baseline = &bare
+	rows = append(rows, auto)
+	printRows(rows)
+
+	act, err := bareSequentialActivities(ctx, tmp.Client, 200)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\n## Playbook run time by length (one create_ticket action step each)\n\n")
+	fmt.Printf("Baseline: a bare workflow calling one activity after another: %.1f ms per activity.\n\n", act)
+	return h.playbookScaling(ctx, parseList(steps), act)
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/vigil-soc/vigil/api"
+	"github.com/vigil-soc/vigil/app"
+	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/settings"
+	"github.com/vigil-soc/vigil/store"
+)
+
+// harness is Vigil wired as `vigil serve` wires it, on a SQLite store.
+type harness struct {
+	store     *store.Store
+	web       *httptest.Server
+	worker    worker.Worker
+	cleanup   func()
+	admin     string
+	requester string
+}
+
+func newHarness(ctx context.Context, tc client.Client, dir string) (*harness, error) {
+	st, cleanup, err := testenv.NewStore(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	svc := settings.NewService(st, nil)
+	// The benchmark measures the engine path, not the rate limiter.
+	if _, err := svc.Put(ctx, settings.KeyRateLimits, []byte(`{"read_per_minute":100000,"write_per_minute":100000,"triage_per_minute":100000}`), "bench"); err != nil {
+		return nil, err
+	}
+	w := app.NewWorker(tc, st, svc, testenv.Logger(), 10*time.Second)
+	if err := w.Start(); err != nil {
+		return nil, err
+	}
+	h := &harness{store: st, worker: w, cleanup: cleanup, admin: "bench-admin-key-0123456789"}
+	if _, err := st.BootstrapAdmin(ctx, h.admin); err != nil {
+		return nil, err
+	}
+	u, err := st.CreateUser(ctx, store.NewUser{Username: "requester", Email: "requester@bench.example", Role: store.RoleAnalyst})
+	if err != nil {
+		return nil, err
+	}
+	if _, h.requester, err = st.CreateAPIKey(ctx, u.ID, "bench", nil, nil); err != nil {
+		return nil, err
+	}
+	h.web = httptest.NewServer(api.NewRouter(api.Options{Store: st, Temporal: tc, Settings: svc, Log: testenv.Logger(),
+		Connectors: app.NewConnectors(st), ActionWait: time.Minute}))
+	return h, nil
+}
+
+func (h *harness) close() {
+	h.web.Close()
+	h.worker.Stop()
+	h.cleanup()
+}
+
+func (h *harness) call(method, path, key string, body any) (int, map[string]any, error) {
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequest(method, h.web.URL+path, bytes.NewReader(b))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var out map[string]any
+	_ = json.Unmarshal(raw, &out)
+	if res.StatusCode >= 300 && res.StatusCode != http.StatusAccepted {
+		return res.StatusCode, out, fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, raw)
+	}
+	return res.StatusCode, out, nil
+}
+
+func data(m map[string]any) map[string]any { d, _ := m["data"].(map[string]any); return d }
+
+// approvalLatency measures POST approve → the action completed (the API
+// answers once the workflow has executed and recorded it).
+func (h *harness) approvalLatency(ctx context.Context, n int) (row, error) {
+	ids := make([]string, n)
+	for i := range ids {
+		_, out, err := h.call(http.MethodPost, "/api/actions/execute", h.requester,
+			map[string]any{"action": "isolate_host", "parameters": map[string]any{"host_id": fmt.Sprintf("bench-%d", i)}})
+		if err != nil {
+			return row{}, err
+		}
+		if data(out)["status"] != "pending_approval" {
+			return row{}, fmt.Errorf("isolate_host did not wait for approval: %v", out)
+		}
+		ids[i] = data(out)["action_id"].(string)
+	}
+	return measure("approve → action completed (API)", n, 1, func(i int) error {
+		_, out, err := h.call(http.MethodPost, "/api/actions/"+ids[i]+"/approve", h.admin, nil)
+		if err == nil && data(out)["status"] != "completed" {
+			err = fmt.Errorf("approved action not completed: %v", out)
+		}
+		return err
+	})
+}
+
+// actionThroughput measures actions executed without approval, end to end.
+func (h *harness) actionThroughput(ctx context.Context, n, conc int) (row, error) {
+	return measure("action without approval, request to completed (API)", n, conc, func(i int) error {
+		_, out, err := h.call(http.MethodPost, "/api/actions/execute", h.requester,
+			map[string]any{"action": "create_ticket", "parameters": map[string]any{"title": fmt.Sprintf("bench %d", i)}})
+		if err == nil && data(out)["status"] != "completed" {
+			err = fmt.Errorf("action not completed: %v", out)
+		}
+		return err
+	})
+}
+
+// playbookScaling runs playbooks of growing length and reports run time
+// and the cost per step, to show it grows linearly.
+func (h *harness) playbookScaling(ctx context.Context, lengths []int, activityMS float64) error {
+	_, inc, err := h.call(http.MethodPost, "/api/incidents", h.admin, map[string]any{"incident_type": "bench", "source": "bench", "severity": "low"})
+	if err != nil {
+		return err
+	}
+	incID := data(inc)["id"].(string)
+	fmt.Println("| steps | run time s | ms per step | per step vs bare activity |")
+	fmt.Println("|---|---|---|---|")
+	for _, n := range lengths {
+		var b strings.Builder
+		fmt.Fprintf(&b, "name: bench-%d-%d\nsteps:\n", n, time.Now().UnixNano())
+		for i := range n {
+			fmt.Fprintf(&b, "  - name: s%d\n    action: create_ticket\n    parameters:\n      title: \"step %d of {{ incident.number }}\"\n", i, i)
+		}
+		_, pb, err := h.call(http.MethodPost, "/api/playbooks", h.admin, map[string]any{"content": b.String()})
+		if err != nil {
+			return err
+		}
+		pid := data(pb)["id"].(string)
+		t0 := time.Now()
+		_, run, err := h.call(http.MethodPost, "/api/playbooks/"+pid+"/run", h.admin, map[string]any{"incident_id": incID})
+		if err != nil {
+			return err
+		}
+		execID := data(run)["execution_id"].(string)
+		for {
+			e, err := h.store.GetExecution(ctx, execID)
+			if err != nil {
+				return err
+			}
+			if e.Status != store.ExecutionRunning {
+				if e.Status != store.ExecutionCompleted {
+					return fmt.Errorf("playbook of %d steps ended %s: %s", n, e.Status, e.Error)
+				}
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		el := time.Since(t0)
+		per := float64(el.Milliseconds()) / float64(n)
+		fmt.Printf("| %d | %.1f | %.1f | x%.1f |\n", n, el.Seconds(), per, per/activityMS)
+	}
+	return nil
+}
