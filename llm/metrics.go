@@ -1,10 +1,9 @@
 package llm
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	promreg "github.com/vigil-soc/vigil/internal/metrics"
 )
 
 // Metrics counts requests to language model providers and the tokens they
@@ -21,11 +20,11 @@ type Metrics struct {
 // the collectors unregistered.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return &Metrics{
-		requests: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+		requests: promreg.Register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "llm_requests_total",
 			Help: "Requests sent to the language model provider, whatever their outcome.",
 		}, []string{"provider", "model"})),
-		tokens: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+		tokens: promreg.Register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "llm_tokens_used_total",
 			Help: "Tokens the language model provider reported as used, by prompt or completion.",
 		}, []string{"provider", "type"})),
@@ -48,24 +47,4 @@ func (m *Metrics) usage(provider string, u Usage) {
 	if u.CompletionTokens > 0 {
 		m.tokens.WithLabelValues(provider, "completion").Add(float64(u.CompletionTokens))
 	}
-}
-
-// register adds c to reg, or returns the equal collector already there. A
-// clash with a different metric of the same name is a programming error and
-// panics, as MustRegister would.
-func register[C prometheus.Collector](reg prometheus.Registerer, c C) C {
-	if reg == nil {
-		return c
-	}
-	err := reg.Register(c)
-	if err == nil {
-		return c
-	}
-	var are prometheus.AlreadyRegisteredError
-	if errors.As(err, &are) {
-		if existing, ok := are.ExistingCollector.(C); ok {
-			return existing
-		}
-	}
-	panic(fmt.Errorf("register llm metric: %w", err))
 }
