@@ -129,14 +129,14 @@ func (h *harness) actionThroughput(ctx context.Context, n, conc int) (row, error
 
 // playbookScaling runs playbooks of growing length and reports run time
 // and the cost per step, to show it grows linearly.
-func (h *harness) playbookScaling(ctx context.Context, lengths []int, activityMS float64) error {
+func (h *harness) playbookScaling(ctx context.Context, lengths []int, bareMS map[int]float64) error {
 	_, inc, err := h.call(http.MethodPost, "/api/incidents", h.admin, map[string]any{"incident_type": "bench", "source": "bench", "severity": "low"})
 	if err != nil {
 		return err
 	}
 	incID := data(inc)["id"].(string)
-	fmt.Println("| steps | run time s | ms per step | per step vs bare activity |")
-	fmt.Println("|---|---|---|---|")
+	fmt.Println("| steps | run time s | ms per step | bare ms per activity | per step vs bare |")
+	fmt.Println("|---|---|---|---|---|")
 	for _, n := range lengths {
 		var b strings.Builder
 		fmt.Fprintf(&b, "name: bench-%d-%d\nsteps:\n", n, time.Now().UnixNano())
@@ -169,7 +169,7 @@ func (h *harness) playbookScaling(ctx context.Context, lengths []int, activityMS
 		}
 		el := time.Since(t0)
 		per := float64(el.Milliseconds()) / float64(n)
-		fmt.Printf("| %d | %.1f | %.1f | x%.1f |\n", n, el.Seconds(), per, per/activityMS)
+		fmt.Printf("| %d | %.1f | %.1f | %.1f | x%.1f |\n", n, el.Seconds(), per, bareMS[n], per/bareMS[n])
 	}
 	return nil
 }
