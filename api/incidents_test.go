@@ -60,6 +60,7 @@ func TestCreateIncidentValidation(t *testing.T) {
 		{"unknown field", map[string]any{"incident_type": "x", "source": "edr", "severity": "low", "sevrity": "low"}, 422, []string{"sevrity"}},
 		{"too long source", map[string]any{"incident_type": "x", "source": strings.Repeat("s", 300), "severity": "low"}, 422, []string{"source"}},
 		{"malformed json", `{"incident_type": "x",`, 400, nil},
+		{"NUL in raw data", `{"incident_type":"x","source":"y","severity":"low","raw_data":{"a":"b\u0000c"}}`, 422, nil},
 		{"not an object", `[1,2]`, 400, nil},
 		{"two values", `{"incident_type":"x","source":"y","severity":"low"} {}`, 400, nil},
 		{"empty body", ``, 400, nil},

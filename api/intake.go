@@ -85,6 +85,9 @@ func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
 	if err := intake.Verify(secret, sig, ts, body, time.Now()); err != nil {
 		return reply{}, s.webhookError(source, "signature", signatureError(err))
 	}
+	if hasNUL(body) {
+		return reply{}, s.webhookError(source, "format", errNUL)
+	}
 	alert, err := dispatch.ParseAlert(source, body, src.SeverityMapping.V)
 	if err != nil {
 		return reply{}, s.webhookError(source, "format", formatError(err))

@@ -164,7 +164,9 @@ func TestWorkerRestartWhileAwaitingApproval(t *testing.T) {
 	if ok.Status != http.StatusOK && ok.Status != http.StatusAccepted {
 		t.Fatalf("approval after worker restart: %s", ok.Raw)
 	}
-	testenv.Eventually(t, 30*time.Second, func() bool {
+	// Generous: under CI load the hand-over from the old worker's sticky
+	// queue to the new worker can take a while.
+	testenv.Eventually(t, 90*time.Second, func() bool {
 		a, err := env.store.GetAction(context.Background(), id)
 		return err == nil && a.Status == store.ActionCompleted
 	}, "approved action did not complete on the new worker")

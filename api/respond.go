@@ -93,6 +93,9 @@ func decodeJSON(c *gin.Context, dst any, optional bool) error {
 		}
 		return newError(http.StatusBadRequest, CodeMalformedJSON, "request body must be a JSON object")
 	}
+	if hasNUL(body) {
+		return errNUL
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
@@ -141,4 +144,13 @@ func jsonTypeName(kind string) string {
 		return "number"
 	}
 	return kind
+}
+
+// errNUL refuses text with NUL characters: PostgreSQL cannot store them,
+// and no legitimate alert or incident needs one.
+var errNUL = &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidation,
+	Message: "the body contains a NUL character (\\u0000), which cannot be stored"}
+
+func hasNUL(body []byte) bool {
+	return bytes.Contains(body, []byte(`\u0000`)) || bytes.IndexByte(body, 0) >= 0
 }

@@ -148,7 +148,8 @@ func TestWebhookFormatsBecomeIncidents(t *testing.T) {
 func TestWebhookRejectsUnknownPayloads(t *testing.T) {
 	name := "rej-" + randomSuffix()
 	secret := registerSource(t, name, nil)
-	for label, body := range map[string]string{"not json": `<alert/>`, "no known format": `{"hello":"world"}`} {
+	for label, body := range map[string]string{"not json": `<alert/>`, "no known format": `{"hello":"world"}`,
+		"NUL character": `{"title":"x\u0000","severity":"high"}`} {
 		r := deliver(t, name, secret, body, time.Now())
 		expectStatus(t, r, http.StatusUnprocessableEntity)
 		if label == "no known format" && r.errDetails()["expected"] == nil {

@@ -127,7 +127,7 @@ func (s *Store) CreateIncidentFromAlert(ctx context.Context, a AlertIncident) (i
 		if a.ExternalID != "" && a.DedupWindow > 0 {
 			if s.dialect == DialectPostgres {
 				// Serialise concurrent arrivals of one upstream alert.
-				if err := tx.Exec("SELECT pg_advisory_xact_lock(hashtext(?))", a.ExternalSource+"\x00"+a.ExternalID).Error; err != nil {
+				if err := tx.Exec("SELECT pg_advisory_xact_lock(hashtext(?))", a.ExternalSource+"\n"+a.ExternalID).Error; err != nil {
 					return err
 				}
 			}
