@@ -61,6 +61,14 @@ func (s *Store) Migrate(ctx context.Context) ([]int64, error) {
 	for _, r := range results {
 		applied = append(applied, r.Source.Version)
 	}
+	if s.dialect == DialectSQLite {
+		// Refresh planner statistics where they are stale, so filtered
+		// lists pick the composite indexes (PostgreSQL's autovacuum does
+		// this on its own).
+		if err := s.db.WithContext(ctx).Exec("PRAGMA optimize").Error; err != nil {
+			return applied, fmt.Errorf("optimize sqlite: %w", err)
+		}
+	}
 	return applied, nil
 }
 

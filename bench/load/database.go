@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/vigil-soc/vigil/api"
+	"github.com/vigil-soc/vigil/app"
+	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/settings"
+	"github.com/vigil-soc/vigil/store"
+)
+
+// triageWait lets a triage request wait for its verdict instead of
+// answering 202, so the measurement covers the whole workflow.
+const triageWait = 60 * time.Second
+
+// List requests of measurement 4: the default page, a filtered page and a
+// deep page sorted on another column.
+var listPaths = []struct{ id, path string }{
+	{"4a", "/api/incidents?per_page=20"},
+	{"4b", "/api/incidents?severity=high&status=open&per_page=20"},
+	{"4c", "/api/incidents?sort=-severity&per_page=20&page=50"},
+}
+
+// dbRun is the outcome of measurements 1-4 and 6 on one database.
+type dbRun struct {
+	Section section
+	Version string
+	// Problems are failed checks; the run reports them and exits non-zero.
+	Problems []string
+}
+
+// runDatabase measures one database in a fresh store: a private schema in
+// pgURL's database, or a SQLite file in a temporary directory. Both are
+// removed on return.
+func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc client.Client, roundTrip stats) (out dbRun, err error) {
+	scope := string(dialect)
+	out.Section.Title = "SQLite"
+	url := ""
+	if dialect == store.DialectPostgres {
+		out.Section.Title, url = "PostgreSQL", cfg.PGURL
+	}
+	dir, err := os.MkdirTemp("", "vigil-bench-")
+	if err != nil {
+		return out, err
+	}
+	defer os.RemoveAll(dir)
+	st, cleanup, err := testenv.NewStoreURL(ctx, url, dir)
+	if err != nil {
+		return out, fmt.Errorf("open %s store: %w", dialect, err)
+	}
+	defer cleanup()
+	db, err := st.SQL()
+	if err != nil {
+		return out, err
+	}
+	if out.Version, err = serverVersion(ctx, db, dialect); err != nil {
+		return out, err
+	}
+
+	key, err := store.GenerateKey()
+	if err != nil {
+		return out, err
+	}
+	if _, err := st.BootstrapAdmin(ctx, key); err != nil {
+		return out, fmt.Errorf("bootstrap admin: %w", err)
+	}
+	svc, err := liftRateLimits(ctx, st)
+	if err != nil {
+		return out, err
+	}
+	quiet := slog.New(slog.DiscardHandler)
+	srv := httptest.NewServer(api.NewRouter(api.Options{
+		Store: st, Temporal: tc, Settings: svc, Log: quiet, Version: "bench",
+		TriageWait: triageWait,
+	}))
+	defer srv.Close()
+	a := newAPIClient(srv.URL, key, cfg.C)
+	defer a.close()
+
+	sec := &out.Section
+	l := load{N: cfg.N, Concurrency: cfg.C, Warmup: cfg.Warmup}
+	step := func(id, name, baseID string, base *stats, l load, op opFunc) (*stats, error) {
+		progress(scope, "%s %s: %d ops at concurrency %d", id, name, l.N, l.Concurrency)
+		s, err := measure(ctx, l, op)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", dialect, name, err)
+		}
+		progressStats(scope, s)
+		sec.add(result{ID: id, Name: name, Stats: s, BaseID: baseID, Base: base})
+		if s.Failures > 0 {
+			out.Problems = append(out.Problems, fmt.Sprintf("%s %s: %d of %d failed: %v", dialect, name, s.Failures, s.Ops, s.FirstErr))
+		}
+		return &s, nil
+	}
+
+	insert, err := step("1", "Baseline: bare INSERT (database/sql)", "", nil, l, bareInsertOp(db, dialect))
+	if err != nil {
+		return out, err
+	}
+	var created createdLog
+	if _, err := step("2", "POST /api/incidents", "1", insert, l, createOp(a, &created)); err != nil {
+		return out, err
+	}
+	if msg, err := checkNumbers(created.numbers); err != nil {
+		out.Problems = append(out.Problems, fmt.Sprintf("%s incident numbers: %v", dialect, err))
+		sec.note("Incident numbers from #2 (with warm-up): FAILED: %v.", err)
+	} else {
+		sec.note("Incident numbers from #2 (with warm-up): %s.", msg)
+	}
+
+	if err := seedAndSettle(ctx, cfg, db, dialect, sec); err != nil {
+		return out, err
+	}
+
+	sel, err := step("3", "Baseline: bare SELECT of one page (database/sql)", "", nil, l, bareSelectOp(db))
+	if err != nil {
+		return out, err
+	}
+	for _, lp := range listPaths {
+		if _, err := step(lp.id, "GET "+lp.path, "3", sel, l, listOp(a, lp.path)); err != nil {
+			return out, err
+		}
+	}
+
+	ids, err := createTriageIncidents(ctx, cfg, a, scope)
+	if err != nil {
+		return out, fmt.Errorf("%s: incidents to triage: %w", dialect, err)
+	}
+	// Vigil's worker polls the shared task queue only while this database is
+	// measured, so triages never reach a worker bound to another store.
+	w := app.NewWorker(tc, st, svc, quiet, 10*time.Second)
+	if err := w.Start(); err != nil {
+		return out, fmt.Errorf("start Vigil worker: %w", err)
+	}
+	defer w.Stop()
+	tl := load{N: cfg.TriageN, Concurrency: cfg.C, Warmup: cfg.Warmup}
+	if _, err := step("6", "POST /api/incidents/{id}/triage (waits for verdict)", "5b", &roundTrip, tl, triageOp(a, ids)); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// benchRateLimit is the highest per-minute limit the settings accept. One
+// key drives the whole run, so the default limits would turn the
+// measurements into a test of the limiter's refusals; the limiter itself
+// still runs on every request and is part of what is measured.
+const benchRateLimit = 100_000
+
+// liftRateLimits stores the highest rate limits in the bench's own store.
+func liftRateLimits(ctx context.Context, st *store.Store) (*settings.Service, error) {
+	svc := settings.NewService(st, nil)
+	body := fmt.Sprintf(`{"read_per_minute":%d,"write_per_minute":%d,"triage_per_minute":%d}`,
+		benchRateLimit, benchRateLimit, benchRateLimit)
+	if _, err := svc.Put(ctx, settings.KeyRateLimits, []byte(body), "bench"); err != nil {
+		return nil, fmt.Errorf("lift rate limits: %w", err)
+	}
+	return svc, nil
+}
+
+// seedAndSettle loads the historical incidents the list measurements read,
+// and notes how long that took and how big the table is.
+func seedAndSettle(ctx context.Context, cfg config, db *sql.DB, dialect store.Dialect, sec *section) error {
+	scope := string(dialect)
+	progress(scope, "seeding %d incidents", cfg.Seed)
+	start := time.Now()
+	next := min(100_000, cfg.Seed)
+	err := seed(ctx, db, dialect, cfg.Seed, func(done int) {
+		if done >= next {
+			progress(scope, "  seeded %d", done)
+			next = min(done+100_000, cfg.Seed+1)
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", dialect, err)
+	}
+	took := time.Since(start)
+	vac, err := settle(ctx, db, dialect)
+	if err != nil {
+		return fmt.Errorf("%s: %w", dialect, err)
+	}
+	var rows int64
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM incidents").Scan(&rows); err != nil {
+		return fmt.Errorf("%s: count incidents: %w", dialect, err)
+	}
+	msg := fmt.Sprintf("Seeded %d incidents in %s (%.0f rows/s, multi-row INSERTs of %d rows, %d rows per transaction)",
+		cfg.Seed, took.Round(time.Millisecond), float64(cfg.Seed)/took.Seconds(), seedRowsPerStmt, seedRowsPerStmt*seedStmtsPerTx)
+	if dialect == store.DialectPostgres {
+		msg += fmt.Sprintf(", then VACUUM ANALYZE in %s", vac.Round(time.Millisecond))
+	}
+	sec.note("%s; the table held %d incidents during #3 and #4.", msg, rows)
+	return nil
+}
+
+// createTriageIncidents creates, through the API, one incident per triage
+// operation (warm-up included), so every triage runs a fresh workflow
+// instead of returning an earlier verdict.
+func createTriageIncidents(ctx context.Context, cfg config, a *apiClient, scope string) ([]string, error) {
+	total := cfg.Warmup + cfg.TriageN
+	progress(scope, "creating %d incidents to triage", total)
+	var created createdLog
+	s, err := measure(ctx, load{N: total, Concurrency: cfg.C}, createOp(a, &created))
+	if err != nil {
+		return nil, err
+	}
+	if s.Failures > 0 {
+		return nil, fmt.Errorf("%d of %d creates failed: %w", s.Failures, total, s.FirstErr)
+	}
+	return created.ids, nil
+}
+
+// serverVersion asks the engine for its version, for the machine line.
+func serverVersion(ctx context.Context, db *sql.DB, dialect store.Dialect) (string, error) {
+	q := "SELECT sqlite_version()"
+	if dialect == store.DialectPostgres {
+		q = "SHOW server_version"
+	}
+	var v string
+	if err := db.QueryRowContext(ctx, q).Scan(&v); err != nil {
+		return "", fmt.Errorf("%s version: %w", dialect, err)
+	}
+	return v, nil
+}
