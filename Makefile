@@ -31,5 +31,6 @@ lint: ## go vet, gofmt and staticcheck
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 
 .PHONY: bench
-bench: bin/temporal ## load benchmark: incident create/list vs bare insert and bare StartWorkflow
+bench: bin/temporal ## benchmarks beside bare baselines (see bench/README.md): load, then workflow paths
 	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal $(GO) run ./bench/load $(BENCH_ARGS)
+	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal $(GO) run ./bench/flows $(FLOWS_ARGS)

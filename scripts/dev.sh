@@ -31,6 +31,8 @@ trap stop INT TERM EXIT
   --db-filename ./data/temporal.db \
   --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal \
   --dynamic-config-value history.transferProcessorMaxPollRPS=1000 \
+  --dynamic-config-value matching.numTaskqueueReadPartitions=1 \
+  --dynamic-config-value matching.numTaskqueueWritePartitions=1 \
   --log-level warn \
   "${sa_args[@]}" > ./data/temporal.log 2>&1 &
 temporal_pid=$!

@@ -18,7 +18,7 @@ import (
 )
 
 func main() {
-	n := flag.Int("n", 200, "operations per measurement")
+	n := flag.Int("n", 100, "operations per measurement")
 	c := flag.Int("c", 8, "concurrency for throughput measurements")
 	steps := flag.String("steps", "10,100,1000", "playbook lengths to run")
 	flag.Parse()

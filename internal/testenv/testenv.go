@@ -67,7 +67,13 @@ var SearchAttributeNames = []string{"IncidentNumber", "Severity", "IncidentType"
 // DevServerArgs are the start-dev flags Vigil needs: its search attributes
 // and a fast task hand-off.
 func DevServerArgs() []string {
-	args := []string{"--dynamic-config-value", "history.transferProcessorMaxPollRPS=1000"}
+	args := []string{
+		"--dynamic-config-value", "history.transferProcessorMaxPollRPS=1000",
+		// One partition per task queue: a single worker polls, and with
+		// four partitions tasks wait on the others for up to seconds.
+		"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
+		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
+	}
 	for _, sa := range SearchAttributeNames {
 		args = append(args, "--search-attribute", sa+"=Keyword")
 	}
