@@ -192,7 +192,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	router := api.NewRouter(api.Options{
 		Store: st, Temporal: tc, Log: log, Version: Version,
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
-		Connectors:    NewConnectors(st),
+		Connectors: NewConnectors(st), Secrets: box, Dispatcher: dispatcher,
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies,
 		Registerer: reg, Gatherer: prometheus.DefaultGatherer,
 	})

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vigil-soc/vigil/app"
+	"github.com/vigil-soc/vigil/intake"
 	"github.com/vigil-soc/vigil/internal/testenv"
 )
 
@@ -42,6 +44,7 @@ func TestServeRunsAPIAndWorkerAndStopsCleanly(t *testing.T) {
 	cfg.DatabaseURL = t.TempDir() + "/vigil.db"
 	cfg.TemporalAddress = tmp.Server.FrontendHostPort()
 	cfg.BootstrapAdminKey = "serve-test-admin-key-0123456789"
+	cfg.SecretKey = "serve-test-secret-key-0123456789"
 	cfg.ShutdownTimeout = 10 * time.Second
 
 	runCtx, cancel := context.WithCancel(ctx)
@@ -79,6 +82,38 @@ func TestServeRunsAPIAndWorkerAndStopsCleanly(t *testing.T) {
 	if tri["status"] != "completed" || tri["verdict"].(map[string]any)["classification"] != "malicious" {
 		t.Fatalf("triage through vigil serve: %v", tri)
 	}
+
+	// Webhook secrets are sealed with VIGIL_SECRET_KEY, and the intake
+	// queue's dispatcher starts automated triage.
+	post("/api/webhooks", `{"source":"edr","secret":"serve-test-webhook-secret","auto_triage":true}`)
+	body := `{"metadata":{"eventType":"DetectionSummaryEvent","eventCreationTime":1763712000000},` +
+		`"event":{"DetectId":"ldt:serve","Severity":4,"HostnameField":"fin-ws-042","DetectName":"Ransomware.Conti"}}`
+	ts := time.Now().Unix()
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/webhooks/edr", strings.NewReader(body))
+	req.Header.Set("X-Webhook-Timestamp", strconv.FormatInt(ts, 10))
+	req.Header.Set("X-Webhook-Signature", intake.Sign("serve-test-webhook-secret", ts, []byte(body)))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var accepted map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&accepted)
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("signed alert through vigil serve: %d %v", res.StatusCode, accepted)
+	}
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		req, _ := http.NewRequest(http.MethodGet, base+"/api/incidents/"+accepted["incident_id"].(string), nil)
+		req.Header.Set("Authorization", "Bearer "+cfg.BootstrapAdminKey)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return false
+		}
+		defer res.Body.Close()
+		var got map[string]map[string]any
+		_ = json.NewDecoder(res.Body).Decode(&got)
+		return got["data"]["status"] == "triaged"
+	}, "the alert's incident was never triaged automatically")
 
 	cancel()
 	select {
