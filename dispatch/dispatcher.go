@@ -46,14 +46,25 @@ func (d *Dispatcher) Wake() {
 	}
 }
 
-// Run processes the queue until ctx ends.
+// replaySweepInterval is how often accepted webhook signatures whose
+// window has closed are forgotten.
+const replaySweepInterval = time.Minute
+
+// Run processes the queue until ctx ends, and meanwhile forgets webhook
+// signatures that can no longer be replayed.
 func (d *Dispatcher) Run(ctx context.Context) {
+	sweep := time.NewTicker(replaySweepInterval)
+	defer sweep.Stop()
 	for {
 		for d.step(ctx) {
 		}
 		select {
 		case <-ctx.Done():
 			return
+		case <-sweep.C:
+			if err := d.Store.SweepReplays(ctx); err != nil {
+				d.Log.Warn("sweep webhook replay cache", "err", err)
+			}
 		case <-d.wake:
 		case <-time.After(pollInterval):
 		}
