@@ -220,10 +220,18 @@ func parseLogSearch(r reader) (Alert, any, error) {
 	if a.OccurredAt, err = r.unixSeconds("trigger_time"); err != nil {
 		return a, nil, err
 	}
-	// A search id identifies the alert run and _cd the event; log-search
-	// alerts often carry neither, and then there is nothing to deduplicate on.
-	if a.AlertID = r.text("sid"); strings.TrimSpace(a.AlertID) == "" {
-		a.AlertID = result.text("_cd")
+	// A search id identifies the alert run and _cd the event. A search set
+	// to alert once per result sends one delivery per event under one sid,
+	// so the two together name an alert; log-search alerts often carry
+	// neither, and then there is nothing to deduplicate on.
+	sid, cd := strings.TrimSpace(r.text("sid")), strings.TrimSpace(result.text("_cd"))
+	switch {
+	case sid != "" && cd != "":
+		a.AlertID = sid + "/" + cd
+	case sid != "":
+		a.AlertID = sid
+	default:
+		a.AlertID = cd
 	}
 
 	a.IncidentType = "alert"

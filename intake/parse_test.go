@@ -182,7 +182,7 @@ func TestParse(t *testing.T) {
 			name: "log search sample",
 			body: readSample(t, "log_search.json"),
 			want: Alert{
-				Format: FormatLogSearch, AlertID: "scheduler__admin__search__RMD5e4b1a7c3f2d9_at_1741944600_2391",
+				Format: FormatLogSearch, AlertID: "scheduler__admin__search__RMD5e4b1a7c3f2d9_at_1741944600_2391/412:88123456",
 				Title:        "Brute Force Against Domain Accounts on DC01.corp.contoso.com",
 				IncidentType: "suspicious login", Severity: "medium",
 				Source: "registered-src", OccurredAt: utc("2025-03-14T09:30:12Z"),
