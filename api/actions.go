@@ -109,21 +109,27 @@ func (s *server) startAction(ctx context.Context, act *store.Action, inc *store.
 	return nil
 }
 
-// waitAction re-reads an action until done says it has moved on, or the
-// wait bound passes, and returns the latest row.
-func (s *server) waitAction(c *gin.Context, id string, done func(*store.Action) bool) (*store.Action, error) {
-	deadline := time.Now().Add(s.opts.ActionWait)
+// waitFor re-reads a row until done says it has moved on, the wait bound
+// passes or the caller goes away, and returns the latest read. Reads use a
+// context that survives the caller, so an answer is never cut in half.
+func waitFor[T any](c *gin.Context, bound time.Duration, read func(context.Context) (T, error), done func(T) bool) (T, error) {
+	deadline := time.Now().Add(bound)
 	for {
-		a, err := s.store.GetAction(context.WithoutCancel(c), id)
-		if err != nil || done(a) || time.Now().After(deadline) {
-			return a, err
+		v, err := read(context.WithoutCancel(c))
+		if err != nil || done(v) || time.Now().After(deadline) {
+			return v, err
 		}
 		select {
 		case <-c.Request.Context().Done():
-			return a, nil
+			return v, nil
 		case <-time.After(actionPollInterval):
 		}
 	}
+}
+
+// waitAction waits for an action to move on, up to ActionWait.
+func (s *server) waitAction(c *gin.Context, id string, done func(*store.Action) bool) (*store.Action, error) {
+	return waitFor(c, s.opts.ActionWait, func(ctx context.Context) (*store.Action, error) { return s.store.GetAction(ctx, id) }, done)
 }
 
 func (s *server) answerNewAction(c *gin.Context, id string) (reply, error) {

@@ -31,25 +31,35 @@ const engineProbeTTL = 2 * time.Second
 type intakeState struct {
 	inFlight atomic.Int64
 
-	mu        sync.Mutex
-	engineOK  bool
-	checkedAt time.Time
+	mu sync.Mutex
+	// engineDown is false until a probe fails, so alerts arriving while
+	// the first probe runs take the inline path.
+	engineDown bool
+	checkedAt  time.Time
+	probing    bool
 }
 
 // engineUp reports, from a probe at most engineProbeTTL old, whether
-// Temporal answers.
+// Temporal answers. One request probes at a time; the others answer from
+// the last probe rather than wait for it, since a probe of a dead server
+// takes its whole timeout.
 func (s *server) engineUp(ctx context.Context) bool {
 	st := &s.intake
 	st.mu.Lock()
-	defer st.mu.Unlock()
-	if time.Since(st.checkedAt) < engineProbeTTL {
-		return st.engineOK
+	if st.probing || time.Since(st.checkedAt) < engineProbeTTL {
+		up := !st.engineDown
+		st.mu.Unlock()
+		return up
 	}
+	st.probing = true
+	st.mu.Unlock()
 	pctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
 	_, err := s.temporal.CheckHealth(pctx, &client.CheckHealthRequest{})
-	st.engineOK, st.checkedAt = err == nil, time.Now()
-	return st.engineOK
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.engineDown, st.checkedAt, st.probing = err != nil, time.Now(), false
+	return err == nil
 }
 
 // receiveWebhook verifies and admits one signed alert. Nothing is

@@ -88,7 +88,12 @@ func (s *server) runPlaybook(c *gin.Context) (reply, error) {
 	}
 	setAuditTarget(c, p.ID)
 	setAuditDetails(c, map[string]any{"execution_id": e.ID, "incident_id": inc.ID, "version": e.Version})
-	done := s.waitExecution(c, e.ID)
+	done, err := waitFor(c, s.opts.ActionWait,
+		func(ctx context.Context) (*store.PlaybookExecution, error) { return s.store.GetExecution(ctx, e.ID) },
+		func(e *store.PlaybookExecution) bool { return e.Status != store.ExecutionRunning })
+	if err != nil {
+		return reply{}, err
+	}
 	v := executionViewOf(done, true)
 	v.Verdict = verdictOf(inc.ID, s, c)
 	if done.Status == store.ExecutionRunning {
@@ -103,21 +108,6 @@ func verdictOf(incidentID string, s *server, ctx context.Context) map[string]any
 		return nil
 	}
 	return map[string]any{"classification": inc.Verdict.V.Classification, "confidence": inc.Verdict.V.Confidence}
-}
-
-// waitExecution re-reads a run until it ends or ActionWait passes.
-func (s *server) waitExecution(c *gin.Context, id string) *store.PlaybookExecution {
-	deadline := time.Now().Add(s.opts.ActionWait)
-	for {
-		e, err := s.store.GetExecution(context.WithoutCancel(c), id)
-		if err != nil || e.Status != store.ExecutionRunning || time.Now().After(deadline) || c.Request.Context().Err() != nil {
-			if e == nil {
-				e = &store.PlaybookExecution{ID: id, Status: store.ExecutionRunning}
-			}
-			return e
-		}
-		time.Sleep(actionPollInterval)
-	}
 }
 
 func (s *server) listExecutions(c *gin.Context) (reply, error) {

@@ -46,7 +46,7 @@ type webhookSourceView struct {
 	Playbook        string            `json:"playbook"`
 	SeverityMapping map[string]string `json:"severity_mapping"`
 	SecretSet       bool              `json:"secret_set"`
-	IntakeURL       string            `json:"intake_path"`
+	IntakePath      string            `json:"intake_path"`
 	CreatedAt       time.Time         `json:"created_at"`
 	UpdatedAt       time.Time         `json:"updated_at"`
 }
@@ -57,7 +57,7 @@ func webhookView(w *store.WebhookSource) webhookSourceView {
 		m = map[string]string{}
 	}
 	return webhookSourceView{Source: w.Source, AutoTriage: w.AutoTriage, Playbook: w.Playbook,
-		SeverityMapping: m, SecretSet: w.SecretEncrypted != "", IntakeURL: "/api/webhooks/" + w.Source,
+		SeverityMapping: m, SecretSet: w.SecretEncrypted != "", IntakePath: "/api/webhooks/" + w.Source,
 		CreatedAt: w.CreatedAt.UTC(), UpdatedAt: w.UpdatedAt.UTC()}
 }
 

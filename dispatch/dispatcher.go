@@ -148,15 +148,11 @@ func (d *Dispatcher) createIncident(ctx context.Context, it *store.IntakeItem) (
 		_ = d.Store.RetryIntake(ctx, it.Seq, err.Error(), 0, 1)
 		return "", nil
 	}
-	inc, _, err := d.Store.CreateIncidentFromAlert(ctx, AlertToIncident(alert, it.Source, d.dedupWindow(ctx), it.ID, automate, book))
+	inc, _, err := d.Store.CreateIncidentFromAlert(ctx, AlertToIncident(alert, it.Source, DedupWindow(ctx, d.Settings), it.ID, automate, book))
 	if err != nil {
 		return "", err
 	}
 	return inc.ID, nil
-}
-
-func (d *Dispatcher) dedupWindow(ctx context.Context) time.Duration {
-	return DedupWindow(ctx, d.Settings)
 }
 
 // DedupWindow reads the deduplication window from the general setting.
