@@ -113,8 +113,9 @@ func (s *Store) AuthenticateKey(ctx context.Context, key string) (*Principal, er
 	if key == "" {
 		return nil, ErrUnauthenticated
 	}
+	// One read for the key and its owner: this runs on every request.
 	var k APIKey
-	err := s.db.WithContext(ctx).Take(&k, "key_hash = ?", HashKey(key)).Error
+	err := s.db.WithContext(ctx).Joins("Owner").Take(&k, "api_keys.key_hash = ?", HashKey(key)).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrUnauthenticated
 	}
@@ -122,13 +123,11 @@ func (s *Store) AuthenticateKey(ctx context.Context, key string) (*Principal, er
 		return nil, fmt.Errorf("look up api key: %w", err)
 	}
 	now := Now()
-	if k.RevokedAt != nil || (k.ExpiresAt != nil && !now.Before(*k.ExpiresAt)) {
+	u := k.Owner
+	if k.RevokedAt != nil || (k.ExpiresAt != nil && !now.Before(*k.ExpiresAt)) || u == nil || !u.Enabled {
 		return nil, ErrUnauthenticated
 	}
-	u, err := s.enabledUser(ctx, k.UserID)
-	if err != nil {
-		return nil, err
-	}
+	k.Owner = nil
 	if k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= keyLastUsedGranularity {
 		// Best effort: a failed bookkeeping write must not fail the request.
 		if err := s.db.WithContext(ctx).Model(&APIKey{}).Where("id = ?", k.ID).

@@ -50,6 +50,9 @@ type APIKey struct {
 	LastUsedAt *time.Time     `json:"last_used_at"`
 	RevokedAt  *time.Time     `json:"revoked_at,omitempty"`
 	CreatedAt  time.Time      `json:"created_at"`
+	// Owner is filled only by authentication, which reads the key and its
+	// user in one query.
+	Owner *User `gorm:"foreignKey:UserID" json:"-"`
 }
 
 // Incident statuses.

@@ -27,6 +27,8 @@ type Session struct {
 	LastSeenAt time.Time
 	ExpiresAt  time.Time
 	RevokedAt  *time.Time
+	// Owner is filled only by authentication.
+	Owner *User `gorm:"foreignKey:UserID"`
 }
 
 // SessionLifetimes are the idle and absolute limits of a session.
@@ -82,8 +84,9 @@ func (s *Store) AuthenticateSession(ctx context.Context, token string, idle time
 	if token == "" {
 		return nil, ErrUnauthenticated
 	}
+	// One read for the session and its user: this runs on every request.
 	var sess Session
-	err := s.db.WithContext(ctx).Take(&sess, "token_hash = ?", HashKey(token)).Error
+	err := s.db.WithContext(ctx).Joins("Owner").Take(&sess, "sessions.token_hash = ?", HashKey(token)).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrUnauthenticated
 	}
@@ -94,10 +97,11 @@ func (s *Store) AuthenticateSession(ctx context.Context, token string, idle time
 	if sess.RevokedAt != nil || !now.Before(sess.ExpiresAt) || now.Sub(sess.LastSeenAt) >= idle {
 		return nil, ErrUnauthenticated
 	}
-	u, err := s.enabledUser(ctx, sess.UserID)
-	if err != nil {
-		return nil, err
+	u := sess.Owner
+	if u == nil || !u.Enabled {
+		return nil, ErrUnauthenticated
 	}
+	sess.Owner = nil
 	if now.Sub(sess.LastSeenAt) >= sessionTouchGranularity {
 		if err := s.db.WithContext(ctx).Model(&Session{}).Where("id = ?", sess.ID).
 			Update("last_seen_at", now).Error; err == nil {
@@ -115,19 +119,4 @@ func (s *Store) RevokeSession(ctx context.Context, id string) error {
 		return fmt.Errorf("revoke session: %w", err)
 	}
 	return nil
-}
-
-// enabledUser loads a user and refuses a disabled or missing one.
-func (s *Store) enabledUser(ctx context.Context, id string) (*User, error) {
-	var u User
-	if err := s.db.WithContext(ctx).Take(&u, "id = ?", id).Error; err != nil {
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil, ErrUnauthenticated
-		}
-		return nil, fmt.Errorf("look up user: %w", err)
-	}
-	if !u.Enabled {
-		return nil, ErrUnauthenticated
-	}
-	return &u, nil
 }
