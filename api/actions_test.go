@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -269,5 +270,39 @@ func TestPermanentConnectorErrorFailsTheAction(t *testing.T) {
 	got := call(t, http.MethodGet, "/api/actions/"+d["action_id"].(string), key, nil).data()
 	if got["status"] != "failed" || got["error"] == "" {
 		t.Fatalf("failed action record: %v", got)
+	}
+}
+
+func TestScanResultsCanBeRead(t *testing.T) {
+	key := keyFor(t, store.RoleAnalyst)
+	r := call(t, http.MethodPost, "/api/actions/execute", key,
+		map[string]any{"action": "scan_host", "parameters": map[string]any{"host_id": "ws-" + randomSuffix(), "scan_type": "full"}})
+	expectStatus(t, r, http.StatusCreated)
+	res := r.data()["result"].(map[string]any)
+	if r.data()["status"] != "completed" || res["scan_id"] == nil || res["status"] != "running" || res["scan_type"] != "full" {
+		t.Fatalf("scan_host result lacks the SPEC output fields: %s", r.Raw)
+	}
+	scan := call(t, http.MethodGet, "/api/actions/"+r.data()["action_id"].(string)+"/scan", key, nil)
+	expectStatus(t, scan, http.StatusOK)
+	if !strings.Contains(string(scan.Raw), res["scan_id"].(string)) || !strings.Contains(string(scan.Raw), "running") {
+		t.Fatalf("scan report: %s", scan.Raw)
+	}
+	other := call(t, http.MethodPost, "/api/actions/execute", key,
+		map[string]any{"action": "create_ticket", "parameters": map[string]any{"title": "not a scan"}})
+	expectStatus(t, call(t, http.MethodGet, "/api/actions/"+other.data()["action_id"].(string)+"/scan", key, nil), http.StatusConflict)
+}
+
+func TestConnectorHealthReportsTheSimulatedSet(t *testing.T) {
+	r := call(t, http.MethodGet, "/api/connectors/health", keyFor(t, store.RoleViewer), nil)
+	expectStatus(t, r, http.StatusOK)
+	list, _ := r.Body["connectors"].([]any)
+	if len(list) != 4 {
+		t.Fatalf("%d connectors, want 4: %s", len(list), r.Raw)
+	}
+	for _, c := range list {
+		m := c.(map[string]any)
+		if m["status"] != "healthy" || m["simulated"] != true || m["name"] == "" || m["type"] == "" {
+			t.Fatalf("connector health entry: %v", m)
+		}
 	}
 }

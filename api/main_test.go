@@ -236,3 +236,9 @@ func createIncident(t *testing.T, key string, body map[string]any) map[string]an
 	expectStatus(t, r, http.StatusCreated)
 	return r.data()
 }
+
+// intakeBacklog counts intake queue entries still waiting.
+func intakeBacklog() (int64, error) {
+	return env.store.IntakeBacklog(context.Background(),
+		store.IntakeAlert, store.IntakeTriage, store.IntakePlaybook, store.IntakeAutoRun)
+}

@@ -282,3 +282,14 @@ func TestKillSwitchPausesPlaybookRuns(t *testing.T) {
 		return call(t, http.MethodGet, path, key, nil).data()["status"] == "completed"
 	}, "run did not resume after the kill switch")
 }
+
+func TestPlaybookSchemaIsServed(t *testing.T) {
+	r := call(t, http.MethodGet, "/api/playbooks/schema", keyFor(t, store.RoleViewer), nil)
+	expectStatus(t, r, http.StatusOK)
+	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/schema+json") || r.Body["$schema"] == nil {
+		t.Fatalf("schema: %s %.200s", r.Header.Get("Content-Type"), r.Raw)
+	}
+	if !strings.Contains(string(r.Raw), "quarantine_email") {
+		t.Fatal("schema does not list the action types")
+	}
+}

@@ -188,7 +188,8 @@ func TestGenericWebhookUsesTheGenericSourcesSecret(t *testing.T) {
 func TestAutoTriageRunsAndRequestsActions(t *testing.T) {
 	name := "auto-" + randomSuffix()
 	secret := registerSource(t, name, map[string]any{"auto_triage": true})
-	r := deliver(t, name, secret, strings.Replace(edrAlert, "%s", randomSuffix(), 1), time.Now())
+	body := strings.Replace(edrAlert, "%s", randomSuffix(), 1)
+	r := deliver(t, name, secret, body, time.Now())
 	expectStatus(t, r, http.StatusCreated)
 	id := r.Body["incident_id"].(string)
 	testenv.Eventually(t, 30*time.Second, func() bool {
@@ -220,9 +221,31 @@ func TestAutoTriageRunsAndRequestsActions(t *testing.T) {
 		}
 		return byType["isolate_host"] == "pending_approval" && byType["scan_host"] == "completed"
 	}, "recommended actions not decided by policy: %v", byType)
-	// A second triage of the incident does not request the actions again.
-	n, _ := env.store.ListActions(context.Background(), store.ActionFilter{IncidentID: id})
-	if len(n) != len(acts) {
-		t.Fatalf("%d actions stored, %d listed", len(n), len(acts))
+	// The same alert again joins the incident and requests nothing more.
+	again := deliver(t, name, secret, body, time.Now().Add(-time.Second))
+	expectStatus(t, again, http.StatusOK)
+	if again.Body["incident_id"] != id || again.Body["deduplicated"] != true {
+		t.Fatalf("repeat delivery: %s", again.Raw)
+	}
+	testenv.Eventually(t, 10*time.Second, func() bool { n, _ := intakeBacklog(); return n == 0 }, "intake queue not drained")
+	stored, _ := env.store.ListActions(context.Background(), store.ActionFilter{IncidentID: id})
+	if len(stored) != len(acts) {
+		t.Fatalf("a repeated alert requested actions again: %d stored, %d before", len(stored), len(acts))
+	}
+}
+
+func TestWebhookMetrics(t *testing.T) {
+	name := "met-" + randomSuffix()
+	secret := registerSource(t, name, nil)
+	expectStatus(t, deliver(t, name, secret, strings.Replace(edrAlert, "%s", randomSuffix(), 1), time.Now()), http.StatusCreated)
+	expectStatus(t, deliver(t, name, "wrong-secret-0123456789", `{}`, time.Now()), http.StatusUnauthorized)
+	text := string(call(t, http.MethodGet, "/metrics", "", nil).Raw)
+	for _, want := range []string{
+		`webhook_received_total{source="` + name + `"} 2`,
+		`webhook_errors_total{reason="signature",source="` + name + `"} 1`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
 	}
 }
