@@ -98,10 +98,6 @@ func splitHost(host string) (labels []string, registrable string) {
 	return all[:len(all)-n], strings.Join(all[len(all)-n-1:], ".")
 }
 
-func within(host, domain string) bool {
-	return host == domain || strings.HasSuffix(host, "."+domain)
-}
-
 func rateDomain(host string) rating {
 	labels, reg := splitHost(host)
 	tld := host[strings.LastIndexByte(host, '.')+1:]

@@ -15,7 +15,7 @@ var errInvalid = errors.New("playbook validation failed")
 // FILE:LINE: message, so authors can lint in their own CI.
 func runPlaybook(args []string) error {
 	if len(args) < 2 || args[0] != "validate" {
-		return errors.New("usage: vigil playbook validate FILE...")
+		return errors.New("usage: vigil playbook validate FILE [FILE ...]")
 	}
 	failed := false
 	for _, path := range args[1:] {
