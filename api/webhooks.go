@@ -22,7 +22,7 @@ const (
 )
 
 const (
-	secretContext     = "webhook.secret"
+	secretContext     = secrets.ContextWebhookSecret
 	minWebhookSecret  = 16
 	maxWebhookSecret  = 256
 	maxPlaybookName   = 100

@@ -28,7 +28,7 @@ const (
 	fieldAPIKey       = "api_key"
 	fieldAPIKeySet    = "api_key_set"
 	fieldAPIKeySealed = "api_key_encrypted"
-	apiKeyContext     = "llm.api_key"
+	apiKeyContext     = secrets.ContextLLMAPIKey
 )
 
 // Service reads and writes settings. It is safe for concurrent use.
