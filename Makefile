@@ -34,3 +34,15 @@ lint: ## go vet, gofmt and staticcheck
 bench: bin/temporal ## benchmarks beside bare baselines (see bench/README.md): load, then workflow paths
 	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal $(GO) run ./bench/load $(BENCH_ARGS)
 	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal $(GO) run ./bench/flows $(FLOWS_ARGS)
+
+# Fuzzing (never in CI): every target for FUZZTIME, the parsers of
+# unauthenticated input (webhook normalisers, signature headers) for
+# FUZZ_LONG_TIME. FUZZ narrows the run; RECORD=1 writes bench/fuzz/README.md.
+FUZZTIME ?= 1m
+FUZZ_LONG ?= intake.* *Signature*
+FUZZ_LONG_TIME ?= 10m
+
+.PHONY: fuzz
+fuzz: ## every fuzz target in turn (FUZZTIME=1m; FUZZ_LONG for FUZZ_LONG_TIME; RECORD=1)
+	FUZZTIME='$(FUZZTIME)' FUZZ_LONG='$(FUZZ_LONG)' FUZZ_LONG_TIME='$(FUZZ_LONG_TIME)' \
+	FUZZ='$(FUZZ)' FUZZ_PARALLEL='$(FUZZ_PARALLEL)' RECORD='$(RECORD)' ./scripts/fuzz.sh
