@@ -36,7 +36,8 @@ const oldKeyFileMax = 4096
 
 func runSecrets(ctx context.Context, args []string) error {
 	if len(args) == 0 || args[0] != "rotate" {
-		return errors.New(secretsUsage)
+		fmt.Fprintln(os.Stderr, secretsUsage)
+		return errors.New("usage: vigil secrets rotate (--old-key-file FILE | --old-key-stdin) [--dry-run]")
 	}
 	var oldKeyFile string
 	var oldKeyStdin, dryRun bool
