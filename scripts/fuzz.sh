@@ -9,6 +9,8 @@
 #   FUZZ_LONG_TIME  time per FUZZ_LONG target                      default 10m
 #   FUZZ            space-separated patterns: run only these targets
 #   FUZZ_PARALLEL   fuzzing workers per target (go test -parallel) default GOMAXPROCS
+#   FUZZ_MINIMIZE   time spent minimising each new interesting input    default 5s
+#                   (go's own default of 60s stalls a short run on large seeds)
 #   RECORD=1        also write the summary to FUZZ_RECORD_FILE
 #   FUZZ_RECORD_FILE                                               default bench/fuzz/README.md
 #
@@ -102,7 +104,7 @@ for t in "${targets[@]}"; do
   if ((${#long_patterns[@]})) && matches "$name" "$bare" "${long_patterns[@]}"; then
     fuzztime=$FUZZ_LONG_TIME
   fi
-  args=(test -run '^$' -fuzz "^${bare}\$" -fuzztime "$fuzztime")
+  args=(test -run '^$' -fuzz "^${bare}\$" -fuzztime "$fuzztime" -fuzzminimizetime "${FUZZ_MINIMIZE:-5s}")
   [[ -n "${FUZZ_PARALLEL:-}" ]] && args+=(-parallel "$FUZZ_PARALLEL")
   log="$logs/$name.log"
   echo "fuzz: $name for $fuzztime" >&2
