@@ -108,3 +108,46 @@ func (s *server) authorize(r Route) gin.HandlerFunc {
 		c.Next()
 	}
 }
+
+// CodeScopeEscalation refuses a new API key that could do more than the
+// credential asking for it.
+const CodeScopeEscalation = "scope_escalation"
+
+// effectiveScopes returns what the caller's credential may do: everything
+// its role allows for a session or an unscoped key; for a scoped key, its
+// scopes within its role, with admin standing for every scope.
+func effectiveScopes(p *store.Principal) []string {
+	role := RoleScopes(p.User.Role)
+	held := p.Scopes()
+	if len(held) == 0 {
+		return role
+	}
+	out := []string{}
+	for _, sc := range role {
+		if scopeAllows(held, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+// checkNoEscalation refuses a new key wider than the calling credential:
+// its scopes must be a subset of the caller's effective scopes, and only a
+// session or an unscoped key may create an unscoped key, since no scopes
+// means everything the owner's role allows.
+func checkNoEscalation(p *store.Principal, requested []string) error {
+	held := effectiveScopes(p)
+	if len(requested) == 0 && len(p.Scopes()) > 0 {
+		return &Error{Status: http.StatusForbidden, Code: CodeScopeEscalation,
+			Message: "a scoped API key cannot create an unscoped key; list the scopes the new key needs (at most the calling key's)",
+			Details: map[string]any{"requested_scopes": []string{}, "your_scopes": held}}
+	}
+	for _, sc := range requested {
+		if !slices.Contains(held, sc) {
+			return &Error{Status: http.StatusForbidden, Code: CodeScopeEscalation,
+				Message: "the new key would hold scope " + sc + ", which the calling credential lacks",
+				Details: map[string]any{"requested_scopes": requested, "your_scopes": held}}
+		}
+	}
+	return nil
+}

@@ -55,7 +55,11 @@ func (s *server) listAPIKeys(c *gin.Context) (reply, error) {
 	if isAdmin(c) {
 		owner = c.Query("user_id")
 	}
-	keys, err := s.store.ListAPIKeys(c, owner)
+	page, err := parsePagingOnly(c)
+	if err != nil {
+		return reply{}, err
+	}
+	keys, total, err := s.store.ListAPIKeys(c, owner, page)
 	if err != nil {
 		return reply{}, err
 	}
@@ -63,7 +67,7 @@ func (s *server) listAPIKeys(c *gin.Context) (reply, error) {
 	for i := range keys {
 		out = append(out, keyView(&keys[i]))
 	}
-	return ok(out), nil
+	return paged(out, page, total), nil
 }
 
 // ownKey loads a key the caller may manage; others' keys are "not found"
@@ -125,8 +129,12 @@ func (s *server) createAPIKey(c *gin.Context) (reply, error) {
 			bad["expires_at"] = "must be within 5 years"
 		}
 	}
+	checkOutlives(bad, principal(c), req.ExpiresAt)
 	if len(bad) > 0 {
 		return reply{}, validationError(bad)
+	}
+	if err := checkNoEscalation(principal(c), req.Scopes); err != nil {
+		return reply{}, err
 	}
 	k, key, err := s.store.CreateAPIKey(c, owner.ID, name, uniqueSorted(req.Scopes), req.ExpiresAt)
 	if err != nil {
@@ -159,4 +167,19 @@ func uniqueSorted(in []string) []string {
 	out := slices.Clone(in)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// checkOutlives refuses a key that would outlive the expiring key creating
+// it; otherwise a key could renew itself for ever.
+func checkOutlives(bad map[string]string, p *store.Principal, expiresAt *time.Time) {
+	if p.Key == nil || p.Key.ExpiresAt == nil || bad["expires_at"] != "" {
+		return
+	}
+	limit := p.Key.ExpiresAt.UTC().Format(time.RFC3339Nano)
+	switch {
+	case expiresAt == nil:
+		bad["expires_at"] = "is required: the key making this request expires at " + limit + " and cannot create a key that outlives it"
+	case expiresAt.Truncate(time.Microsecond).After(*p.Key.ExpiresAt):
+		bad["expires_at"] = "must be no later than " + limit + ", when the key making this request expires"
+	}
 }

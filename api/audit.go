@@ -68,8 +68,9 @@ func (s *server) listAudit(c *gin.Context) (reply, error) {
 	f := store.AuditFilter{
 		Actor: c.Query("actor"), Action: c.Query("action"), TargetID: c.Query("target_id"),
 		Since: parseTimeParam(c, bad, "since"), Until: parseTimeParam(c, bad, "until"),
-		Page: parseIntParam(c, bad, "page", 1, 1, 1<<20), PerPage: parseIntParam(c, bad, "per_page", defaultPerPage, 1, maxPerPage),
 	}
+	page := parsePaging(c, bad)
+	f.Page, f.PerPage = page.Page, page.PerPage
 	if v, ok := c.GetQuery("outcome"); ok {
 		if v != store.OutcomeSuccess && v != store.OutcomeFailure && v != store.OutcomeDenied {
 			bad["outcome"] = "must be one of success, failure, denied"
@@ -83,7 +84,5 @@ func (s *server) listAudit(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{status: http.StatusOK, raw: true, body: gin.H{
-		"data": events, "meta": gin.H{"page": f.Page, "per_page": f.PerPage, "total": total},
-	}}, nil
+	return paged(events, page, total), nil
 }

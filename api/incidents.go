@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,8 +20,6 @@ const (
 	maxSourceLen     = 255
 	maxAssigneeLen   = 255
 	maxTextLen       = 10000
-	defaultPerPage   = 20
-	maxPerPage       = 100
 	incidentNotFound = "incident"
 )
 
@@ -107,10 +104,7 @@ func (s *server) listIncidents(c *gin.Context) (reply, error) {
 	for i := range rows {
 		data = append(data, summaryOf(&rows[i]))
 	}
-	return reply{status: http.StatusOK, raw: true, body: gin.H{
-		"data": data,
-		"meta": gin.H{"page": f.Page, "per_page": f.PerPage, "total": total},
-	}}, nil
+	return paged(data, store.Page{Page: f.Page, PerPage: f.PerPage}, total), nil
 }
 
 // parseIncidentFilter validates every list parameter and names each bad one.
@@ -137,8 +131,8 @@ func parseIncidentFilter(c *gin.Context) (store.IncidentFilter, error) {
 	}
 	f.CreatedAfter = parseTimeParam(c, bad, "created_after")
 	f.CreatedBefore = parseTimeParam(c, bad, "created_before")
-	f.Page = parseIntParam(c, bad, "page", 1, 1, 1<<20)
-	f.PerPage = parseIntParam(c, bad, "per_page", defaultPerPage, 1, maxPerPage)
+	page := parsePaging(c, bad)
+	f.Page, f.PerPage = page.Page, page.PerPage
 	if v, ok := c.GetQuery("sort"); ok {
 		if _, known := store.IncidentSortFields[strings.TrimPrefix(v, "-")]; !known {
 			bad["sort"] = "must be one of " + strings.Join(sortNames(), ", ") + ", optionally prefixed with -"

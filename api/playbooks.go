@@ -237,7 +237,11 @@ func (s *server) listPlaybookVersions(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, orNotFound(err, "playbook")
 	}
-	rows, err := s.store.ListPlaybookVersions(c, p.ID)
+	page, err := parsePagingOnly(c)
+	if err != nil {
+		return reply{}, err
+	}
+	rows, total, err := s.store.ListPlaybookVersions(c, p.ID, page)
 	if err != nil {
 		return reply{}, err
 	}
@@ -246,7 +250,7 @@ func (s *server) listPlaybookVersions(c *gin.Context) (reply, error) {
 		out = append(out, gin.H{"version": v.Version, "created_by": v.CreatedBy, "created_at": v.CreatedAt.UTC(),
 			"current": v.VersionNumber == p.VersionNumber})
 	}
-	return ok(out), nil
+	return paged(out, page, total), nil
 }
 
 func (s *server) getPlaybookVersion(c *gin.Context) (reply, error) {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/ulule/limiter/v3"
 	"go.temporal.io/sdk/client"
 
 	"github.com/vigil-soc/vigil/connectors"
@@ -71,7 +70,7 @@ type server struct {
 	opts          Options
 	metrics       *httpMetrics
 	limiter       *rateLimiter
-	loginThrottle limiter.Store
+	loginThrottle *loginThrottle
 	connectors    connectors.Set
 	launcher      *dispatch.Launcher
 	intake        intakeState

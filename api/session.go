@@ -3,36 +3,32 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"html/template"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
-	"github.com/ulule/limiter/v3"
-	"github.com/ulule/limiter/v3/drivers/store/memory"
 
 	"github.com/vigil-soc/vigil/store"
 )
 
-// Failed-login throttling: per account name and per client address, in
-// fixed windows. A successful login clears the account's counter.
-var (
-	loginAccountRate = limiter.Rate{Period: 15 * time.Minute, Limit: 5}
-	loginAddressRate = limiter.Rate{Period: 15 * time.Minute, Limit: 20}
-)
+// maxLoginLength caps the username or e-mail a sign-in names: 254 is the
+// longest address SMTP carries and usernames are shorter. A longer one is
+// refused with 422 before any lookup or hashing; the refusal depends only
+// on the length, so it tells nothing about which accounts exist.
+const maxLoginLength = 254
 
 // Default session lifetimes when the general setting cannot be read.
 const (
 	defaultSessionIdle     = 30 * time.Minute
 	defaultSessionAbsolute = 12 * time.Hour
 )
-
-func newLoginThrottle() limiter.Store {
-	return memory.NewStoreWithOptions(limiter.StoreOptions{Prefix: "vigil-login", CleanUpInterval: time.Minute})
-}
 
 // sessionLifetimes reads the idle and absolute limits from the general
 // setting, falling back to the defaults.
@@ -82,8 +78,8 @@ func (s *server) loginPage(c *gin.Context) {
 // is audited with its real outcome; the HTML form gets failures back as a
 // redirect to the form with the message.
 func (s *server) login(c *gin.Context) (reply, error) {
-	html := wantsHTML(c)
-	r, err := s.doLogin(c, html)
+	form := strings.ToLower(c.ContentType()) == loginForm
+	r, err := s.doLogin(c)
 	status := r.status
 	if err != nil {
 		status = toAPIError(err).Status
@@ -92,18 +88,22 @@ func (s *server) login(c *gin.Context) (reply, error) {
 	details, _ := v.(map[string]any)
 	target := c.GetString(auditTargetKey)
 	s.recordAudit(c, "auth.login", target, status, details)
-	if err != nil && html {
+	if err != nil && form {
 		return redirect("/login?error=" + url.QueryEscape(toAPIError(err).Message)), nil
 	}
 	return r, err
 }
 
-func (s *server) doLogin(c *gin.Context, html bool) (reply, error) {
+func (s *server) doLogin(c *gin.Context) (reply, error) {
+	if !sameOriginPost(c) {
+		return reply{}, newError(http.StatusForbidden, CodeCSRF, "sign-in posted from another origin")
+	}
+	bodyType, err := loginBodyType(c)
+	if err != nil {
+		return reply{}, err
+	}
 	var req loginRequest
-	if html {
-		if !sameOrigin(c) {
-			return reply{}, newError(http.StatusForbidden, CodeCSRF, "login form posted from another origin")
-		}
+	if bodyType == loginForm {
 		req.Login, req.Password = c.PostForm("login"), c.PostForm("password")
 	} else if err := decodeJSON(c, &req, false); err != nil {
 		return reply{}, err
@@ -112,39 +112,36 @@ func (s *server) doLogin(c *gin.Context, html bool) (reply, error) {
 	if login == "" || req.Password == "" {
 		return reply{}, validationError(map[string]string{"login": "username or email and password are required"})
 	}
+	if utf8.RuneCountInString(login) > maxLoginLength {
+		return reply{}, validationError(map[string]string{"login": fmt.Sprintf("must be at most %d characters", maxLoginLength)})
+	}
 	setAuditDetails(c, map[string]any{"login": login})
 	account := s.store.LoginAccount(c, login)
 	if id, ok := strings.CutPrefix(account, "user:"); ok {
 		c.Set(auditTargetKey, id)
 	}
 	accountKey, addressKey := "acct|"+account, "addr|"+c.ClientIP()
-	for _, k := range []struct {
-		key  string
-		rate limiter.Rate
-	}{{accountKey, loginAccountRate}, {addressKey, loginAddressRate}} {
-		lc, err := s.loginThrottle.Peek(c, k.key, k.rate)
-		if err != nil {
-			return reply{}, err
-		}
-		// Peek does not count this attempt, so the budget is spent once
-		// the failures recorded reach the limit.
-		if lc.Remaining <= 0 {
-			wait := max(lc.Reset-time.Now().Unix(), 1)
-			c.Header("Retry-After", strconv.FormatInt(wait, 10))
-			return reply{}, newError(http.StatusTooManyRequests, CodeRateLimited,
-				"too many failed sign-ins; try again in "+strconv.FormatInt(wait, 10)+"s")
-		}
+	if wait, ok := s.loginThrottle.reserve(
+		throttleRule{accountKey, loginAccountLimit, loginWindow},
+		throttleRule{addressKey, loginAddressLimit, loginWindow},
+	); !ok {
+		secs := strconv.FormatInt(max(int64(math.Ceil(wait.Seconds())), 1), 10)
+		c.Header("Retry-After", secs)
+		return reply{}, newError(http.StatusTooManyRequests, CodeRateLimited,
+			"too many failed sign-ins; try again in "+secs+"s")
 	}
 	u, err := s.store.VerifyLogin(c, login, req.Password)
 	if errors.Is(err, store.ErrUnauthenticated) {
-		_, _ = s.loginThrottle.Get(c, accountKey, loginAccountRate)
-		_, _ = s.loginThrottle.Get(c, addressKey, loginAddressRate)
+		// The reservation stands: it is this failure's count.
 		return reply{}, newError(http.StatusUnauthorized, CodeInvalidCredentials, "invalid username or password")
 	}
 	if err != nil {
+		s.loginThrottle.release(accountKey)
+		s.loginThrottle.release(addressKey)
 		return reply{}, err
 	}
-	_, _ = s.loginThrottle.Reset(c, accountKey, loginAccountRate)
+	s.loginThrottle.reset(accountKey)
+	s.loginThrottle.release(addressKey)
 	lifetimes := s.sessionLifetimes(c)
 	sess, token, err := s.store.CreateSession(c, u.ID, c.ClientIP(), c.Request.UserAgent(), lifetimes.Absolute)
 	if err != nil {
@@ -153,7 +150,7 @@ func (s *server) doLogin(c *gin.Context, html bool) (reply, error) {
 	u.LastLoginAt = &sess.CreatedAt
 	c.Set(principalKey, &store.Principal{User: *u, Session: sess})
 	s.setSessionCookie(c, token, int(lifetimes.Absolute.Seconds()))
-	if html {
+	if bodyType == loginForm {
 		return redirect("/login"), nil
 	}
 	return ok(gin.H{
@@ -182,20 +179,6 @@ func (s *server) setSessionCookie(c *gin.Context, token string, maxAge int) {
 	c.SetSameSite(http.SameSiteLaxMode)
 	secure := c.Request.TLS != nil || s.opts.SecureCookies
 	c.SetCookie(sessionCookie, token, maxAge, "/", "", secure, true)
-}
-
-// sameOrigin accepts a form post whose Origin (or Referer) names this host,
-// or that carries neither header (non-browser clients).
-func sameOrigin(c *gin.Context) bool {
-	origin := c.GetHeader("Origin")
-	if origin == "" {
-		origin = c.GetHeader("Referer")
-	}
-	if origin == "" {
-		return true
-	}
-	u, err := url.Parse(origin)
-	return err == nil && u.Host == c.Request.Host
 }
 
 func firstNonEmpty(vals ...string) string {

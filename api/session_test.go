@@ -209,8 +209,20 @@ func TestDisablingAUserEndsKeysAndSessionsAtOnce(t *testing.T) {
 	expectStatus(t, r, http.StatusOK)
 	expectStatus(t, call(t, http.MethodGet, "/api/incidents", key, nil), http.StatusUnauthorized)
 	expectStatus(t, s.call(t, http.MethodGet, "/api/users/me", nil, false), http.StatusUnauthorized)
-	// Re-enabling restores the key but not the ended session.
+	// Re-enabling the user brings back neither the key nor the session:
+	// both may have leaked while the account was off.
 	expectStatus(t, call(t, http.MethodPut, "/api/users/"+u.ID, env.adminKey, map[string]any{"enabled": true}), http.StatusOK)
-	expectStatus(t, call(t, http.MethodGet, "/api/incidents", key, nil), http.StatusOK)
+	expectStatus(t, call(t, http.MethodGet, "/api/incidents", key, nil), http.StatusUnauthorized)
 	expectStatus(t, s.call(t, http.MethodGet, "/api/users/me", nil, false), http.StatusUnauthorized)
+	keys := call(t, http.MethodGet, "/api/api-keys?user_id="+u.ID, env.adminKey, nil)
+	expectStatus(t, keys, http.StatusOK)
+	for _, k := range keys.Body["data"].([]any) {
+		if k.(map[string]any)["revoked_at"] == nil {
+			t.Fatalf("key still live after disabling: %v", k)
+		}
+	}
+	// A key issued after re-enabling works.
+	fresh := call(t, http.MethodPost, "/api/api-keys", env.adminKey, map[string]any{"name": "after", "user_id": u.ID})
+	expectStatus(t, fresh, http.StatusCreated)
+	expectStatus(t, call(t, http.MethodGet, "/api/incidents", fresh.data()["key"].(string), nil), http.StatusOK)
 }

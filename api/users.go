@@ -55,11 +55,15 @@ func (r userRequest) validate(create bool) map[string]string {
 }
 
 func (s *server) listUsers(c *gin.Context) (reply, error) {
-	users, err := s.store.ListUsers(c)
+	page, err := parsePagingOnly(c)
 	if err != nil {
 		return reply{}, err
 	}
-	return ok(users), nil
+	users, total, err := s.store.ListUsers(c, page)
+	if err != nil {
+		return reply{}, err
+	}
+	return paged(users, page, total), nil
 }
 
 func (s *server) currentUser(c *gin.Context) (reply, error) {

@@ -45,10 +45,15 @@ func TestUsersAPI(t *testing.T) {
 	}
 	expectStatus(t, call(t, http.MethodPut, "/api/users/"+id, env.adminKey, map[string]any{"username": "renamed"}), http.StatusUnprocessableEntity)
 
-	list := call(t, http.MethodGet, "/api/users", keyFor(t, store.RoleManager), nil)
-	expectStatus(t, list, http.StatusOK)
-	if !strings.Contains(string(list.Raw), name) || strings.Contains(string(list.Raw), "password") {
-		t.Fatal("user list wrong or leaks password fields")
+	listed := false
+	for _, page := range allPages(t, "/api/users", keyFor(t, store.RoleManager)) {
+		listed = listed || strings.Contains(string(page.Raw), name)
+		if strings.Contains(string(page.Raw), "password") {
+			t.Fatal("user list leaks password fields")
+		}
+	}
+	if !listed {
+		t.Fatalf("user %s not listed", name)
 	}
 	expectStatus(t, call(t, http.MethodGet, "/api/users/"+id, keyFor(t, store.RoleManager), nil), http.StatusOK)
 	expectStatus(t, call(t, http.MethodPost, "/api/users", keyFor(t, store.RoleManager), map[string]any{"username": "m", "email": "m@x.io", "role": "viewer"}), http.StatusForbidden)

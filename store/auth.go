@@ -169,19 +169,23 @@ func (s *Store) BootstrapAdmin(ctx context.Context, key string) (revoked bool, e
 	}
 }
 
-// ListAPIKeys returns the keys of one user, or of everyone when userID is
-// empty, newest first. Revoked keys are included so the history stays
-// visible.
-func (s *Store) ListAPIKeys(ctx context.Context, userID string) ([]APIKey, error) {
-	q := s.db.WithContext(ctx).Order("created_at DESC")
+// ListAPIKeys returns one page of the keys of one user, or of everyone
+// when userID is empty, newest first, and how many there are. Revoked keys
+// are included so the history stays visible.
+func (s *Store) ListAPIKeys(ctx context.Context, userID string, p Page) ([]APIKey, int64, error) {
+	q := s.db.WithContext(ctx).Model(&APIKey{}).Session(&gormSession)
 	if userID != "" {
 		q = q.Where("user_id = ?", userID)
 	}
-	var keys []APIKey
-	if err := q.Find(&keys).Error; err != nil {
-		return nil, fmt.Errorf("list api keys: %w", err)
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count api keys: %w", err)
 	}
-	return keys, nil
+	var keys []APIKey
+	if err := p.apply(q.Order("created_at DESC, id DESC")).Find(&keys).Error; err != nil {
+		return nil, 0, fmt.Errorf("list api keys: %w", err)
+	}
+	return keys, total, nil
 }
 
 // GetAPIKey reads one key record.

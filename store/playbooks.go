@@ -138,11 +138,19 @@ func (s *Store) PlaybookVersionByName(ctx context.Context, id, version string) (
 	return &v, nil
 }
 
-// ListPlaybookVersions returns a playbook's versions, newest first.
-func (s *Store) ListPlaybookVersions(ctx context.Context, id string) ([]PlaybookVersion, error) {
+// ListPlaybookVersions returns one page of a playbook's versions, newest
+// first, and how many there are.
+func (s *Store) ListPlaybookVersions(ctx context.Context, id string, p Page) ([]PlaybookVersion, int64, error) {
+	q := s.db.WithContext(ctx).Model(&PlaybookVersion{}).Where("playbook_id = ?", id).Session(&gormSession)
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count playbook versions: %w", err)
+	}
 	var out []PlaybookVersion
-	err := s.db.WithContext(ctx).Where("playbook_id = ?", id).Order("version_number DESC").Find(&out).Error
-	return out, err
+	if err := p.apply(q.Order("version_number DESC")).Find(&out).Error; err != nil {
+		return nil, 0, fmt.Errorf("list playbook versions: %w", err)
+	}
+	return out, total, nil
 }
 
 // ListPlaybooks returns every playbook by name.

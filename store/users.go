@@ -25,10 +25,6 @@ var BcryptCost = 12
 // ErrLastAdmin means the change would leave no enabled admin.
 var ErrLastAdmin = errors.New("the last enabled admin cannot be demoted, disabled or deleted")
 
-// dummyHash is compared against when a login names no user, so the answer
-// takes as long as for a real user with a wrong password.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("vigil-timing-equaliser"), bcrypt.MinCost)
-
 // NewUser holds what is needed to create a user.
 type NewUser struct {
 	Username    string
@@ -111,46 +107,18 @@ func (s *Store) GetUser(ctx context.Context, id string) (*User, error) {
 	return &u, nil
 }
 
-// ListUsers returns every user ordered by username.
-func (s *Store) ListUsers(ctx context.Context) ([]User, error) {
+// ListUsers returns one page of users ordered by username, and how many
+// users there are.
+func (s *Store) ListUsers(ctx context.Context, p Page) ([]User, int64, error) {
+	var total int64
+	if err := s.db.WithContext(ctx).Model(&User{}).Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count users: %w", err)
+	}
 	var users []User
-	if err := s.db.WithContext(ctx).Order("lower(username)").Find(&users).Error; err != nil {
-		return nil, fmt.Errorf("list users: %w", err)
+	if err := p.apply(s.db.WithContext(ctx).Order("lower(username), id")).Find(&users).Error; err != nil {
+		return nil, 0, fmt.Errorf("list users: %w", err)
 	}
-	return users, nil
-}
-
-// VerifyLogin checks a username-or-email and password. Every failure is
-// ErrUnauthenticated, whatever its cause, and takes a bcrypt comparison.
-func (s *Store) VerifyLogin(ctx context.Context, login, password string) (*User, error) {
-	var u User
-	err := s.db.WithContext(ctx).
-		Take(&u, "lower(username) = lower(?) OR lower(email) = lower(?)", login, login).Error
-	if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, fmt.Errorf("look up user: %w", err)
-	}
-	hash := []byte(u.PasswordHash)
-	if err != nil || len(hash) == 0 {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
-		return nil, ErrUnauthenticated
-	}
-	if bcrypt.CompareHashAndPassword(hash, []byte(password)) != nil || !u.Enabled {
-		return nil, ErrUnauthenticated
-	}
-	return &u, nil
-}
-
-// LoginAccount names the account a login string refers to, for throttling
-// failed sign-ins per account whichever of username or email is typed: the
-// user's id when one matches, otherwise the normalised login itself.
-func (s *Store) LoginAccount(ctx context.Context, login string) string {
-	var u User
-	err := s.db.WithContext(ctx).Select("id").
-		Take(&u, "lower(username) = lower(?) OR lower(email) = lower(?)", login, login).Error
-	if err != nil {
-		return "login:" + strings.ToLower(login)
-	}
-	return "user:" + u.ID
+	return users, total, nil
 }
 
 // UserUpdate lists the fields that may change; nil means unchanged.
@@ -162,9 +130,10 @@ type UserUpdate struct {
 	Password    *string
 }
 
-// UpdateUser applies the changes. Disabling a user revokes their sessions;
-// their keys stop working because authentication checks the user. A change
-// that would leave no enabled admin fails with ErrLastAdmin.
+// UpdateUser applies the changes. Disabling a user revokes their sessions
+// and API keys for good (enabling them again issues nothing back); a new
+// password ends their sessions. A change that would leave no enabled admin
+// fails with ErrLastAdmin.
 func (s *Store) UpdateUser(ctx context.Context, id string, u UserUpdate) (*User, error) {
 	if err := checkID(id); err != nil {
 		return nil, err
@@ -206,8 +175,17 @@ func (s *Store) UpdateUser(ctx context.Context, id string, u UserUpdate) (*User,
 		if res.RowsAffected == 0 {
 			return ErrNotFound
 		}
-		if u.Enabled != nil && !*u.Enabled || u.Password != nil {
-			return tx.Model(&Session{}).Where("user_id = ? AND revoked_at IS NULL", id).
+		disabled := u.Enabled != nil && !*u.Enabled
+		if disabled || u.Password != nil {
+			if err := tx.Model(&Session{}).Where("user_id = ? AND revoked_at IS NULL", id).
+				Update("revoked_at", Now()).Error; err != nil {
+				return err
+			}
+		}
+		if disabled {
+			// Revoked for good: enabling the user again must not bring
+			// back credentials that may have leaked meanwhile.
+			return tx.Model(&APIKey{}).Where("user_id = ? AND revoked_at IS NULL", id).
 				Update("revoked_at", Now()).Error
 		}
 		return nil
