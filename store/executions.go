@@ -27,13 +27,16 @@ type StepRecord struct {
 
 // PlaybookExecution is one run of one playbook version on one incident.
 type PlaybookExecution struct {
-	ID             string `gorm:"primaryKey"`
-	PlaybookID     string
-	PlaybookName   string
-	Version        string
-	IncidentID     string
-	Status         string
-	TriggeredBy    string
+	ID           string `gorm:"primaryKey"`
+	PlaybookID   string
+	PlaybookName string
+	Version      string
+	IncidentID   string
+	Status       string
+	TriggeredBy  string
+	// TriggeredByID is the user who started the run; empty for automated
+	// runs. That user is the requester of every action the run requests.
+	TriggeredByID  string
 	AutoKey        *string
 	Variables      JSON[map[string]any]
 	Steps          JSON[[]StepRecord]
