@@ -41,7 +41,6 @@ type Action struct {
 	ExecutedAt      *time.Time
 	ExecutedBy      string
 	ApprovedBy      string
-	ApprovedByID    string
 	ApprovedAt      *time.Time
 	ApprovalComment string
 	RejectedBy      string
@@ -49,20 +48,24 @@ type Action struct {
 	RejectionReason string
 	Result          JSON[*ActionResult]
 	Error           string
-	// Decision is the policy outcome (auto_approve, require_approval, deny);
+	PolicyRuleID    string
+	PolicyRuleName  string
+	DecisionReason  string
+	RollbackOf      string
+	RolledBackBy    string
+	WorkflowID      string
+	ExpiresAt       *time.Time
+	UpdatedAt       time.Time
+
+	// Decision is policy's outcome (auto_approve, require_approval, deny);
 	// empty until policy has decided.
-	Decision       string
-	PolicyRuleID   string
-	PolicyRuleName string
-	DecisionReason string
-	RollbackOf     string
-	RolledBackBy   string
-	WorkflowID     string
+	Decision string
+	// ApprovedByID is the approver's user id, so the execution claim can
+	// check the approver's role.
+	ApprovedByID string
 	// ClaimedBy names the workflow that claimed the action for execution.
 	ClaimedBy string
 	ClaimedAt *time.Time
-	ExpiresAt *time.Time
-	UpdatedAt time.Time
 }
 
 // CreateAction inserts a new action in status pending.

@@ -27,16 +27,13 @@ type StepRecord struct {
 
 // PlaybookExecution is one run of one playbook version on one incident.
 type PlaybookExecution struct {
-	ID           string `gorm:"primaryKey"`
-	PlaybookID   string
-	PlaybookName string
-	Version      string
-	IncidentID   string
-	Status       string
-	TriggeredBy  string
-	// TriggeredByID is the user who started the run; empty for automated
-	// runs. That user is the requester of every action the run requests.
-	TriggeredByID  string
+	ID             string `gorm:"primaryKey"`
+	PlaybookID     string
+	PlaybookName   string
+	Version        string
+	IncidentID     string
+	Status         string
+	TriggeredBy    string
 	AutoKey        *string
 	Variables      JSON[map[string]any]
 	Steps          JSON[[]StepRecord]
@@ -47,6 +44,10 @@ type PlaybookExecution struct {
 	StartedAt      time.Time
 	CompletedAt    *time.Time
 	DurationMS     int64 `gorm:"column:duration_ms"`
+
+	// TriggeredByID is the user who started the run; empty for automated
+	// runs. That user is the requester of every action the run requests.
+	TriggeredByID string
 }
 
 // CreateExecution records a starting run. An automatic run carries an
