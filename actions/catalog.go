@@ -101,7 +101,8 @@ var catalog = []Type{
 	},
 	{
 		Name: ReleaseEmail, Description: "Release a quarantined email back to the recipient.",
-		Category: CategoryEmail, Connector: ConnectorEmailGateway,
+		// Releasing may deliver the phish after all: another analyst confirms.
+		Category: CategoryEmail, Connector: ConnectorEmailGateway, DefaultApprovalLevel: "analyst",
 		Parameters: []Param{
 			{Name: "message_id", Type: TypeString, Required: true, Description: "email gateway message identifier"},
 			reasonParam("release"),
@@ -118,7 +119,8 @@ var catalog = []Type{
 	},
 	{
 		Name: UnblockSender, Description: "Lift a block on a sender address or domain.",
-		Category: CategoryEmail, Connector: ConnectorEmailGateway,
+		// Lifting a block reopens a channel an attacker used: another analyst confirms.
+		Category: CategoryEmail, Connector: ConnectorEmailGateway, DefaultApprovalLevel: "analyst",
 		Parameters: []Param{
 			{Name: "sender", Type: TypeString, Required: true, Format: FormatSender, MaxLength: 254,
 				Description: "email address or domain to unblock"},
@@ -136,7 +138,8 @@ var catalog = []Type{
 	},
 	{
 		Name: UnisolateHost, Description: "Reconnect an isolated host to the network.",
-		Category: CategoryEndpoint, Connector: ConnectorEDR,
+		// Reconnecting a contained host is as dangerous as isolating it.
+		Category: CategoryEndpoint, Connector: ConnectorEDR, DefaultApprovalLevel: "senior",
 		Parameters: []Param{
 			{Name: "host_id", Type: TypeString, Required: true, Description: "EDR host identifier"},
 			reasonParam("reconnection"),

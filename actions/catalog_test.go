@@ -60,11 +60,11 @@ func TestLookup(t *testing.T) {
 		approval  string
 	}{
 		{actions.QuarantineEmail, true, "email", "email_gateway", actions.ReleaseEmail, ""},
-		{actions.ReleaseEmail, true, "email", "email_gateway", "", ""},
+		{actions.ReleaseEmail, true, "email", "email_gateway", "", "analyst"},
 		{actions.BlockSender, true, "email", "email_gateway", actions.UnblockSender, ""},
-		{actions.UnblockSender, true, "email", "email_gateway", "", ""},
+		{actions.UnblockSender, true, "email", "email_gateway", "", "analyst"},
 		{actions.IsolateHost, true, "endpoint", "edr", actions.UnisolateHost, "senior"},
-		{actions.UnisolateHost, true, "endpoint", "edr", "", ""},
+		{actions.UnisolateHost, true, "endpoint", "edr", "", "senior"},
 		{actions.ScanHost, true, "endpoint", "edr", "", ""},
 		{actions.CreateTicket, true, "ticketing", "ticketing", "", ""},
 		{actions.NotifyUser, true, "notification", "notifier", "", ""},

@@ -70,9 +70,9 @@ func (n LogNotifier) NotifyApprovers(ctx context.Context, a *store.Action) error
 // DecideAction evaluates policy for a pending action and records the
 // outcome. Run again on a decided action, it returns the stored decision.
 func (a *Activities) DecideAction(ctx context.Context, actionID string) (ActionPlan, error) {
-	act, err := a.Store.GetAction(ctx, actionID)
+	act, err := a.ownedAction(ctx, actionID)
 	if err != nil {
-		return ActionPlan{}, permanentIfNotFound(err)
+		return ActionPlan{}, err
 	}
 	expiry := a.approvalExpiry(ctx)
 	switch act.Status {
@@ -90,9 +90,18 @@ func (a *Activities) DecideAction(ctx context.Context, actionID string) (ActionP
 	if err != nil {
 		return ActionPlan{}, err
 	}
-	d, err := a.Policy.Decide(ctx, env, typ.DefaultApprovalLevel)
+	defaultLevel := typ.DefaultApprovalLevel
+	if act.RollbackOf != "" {
+		if defaultLevel, err = a.inheritedLevel(ctx, act, defaultLevel); err != nil {
+			return ActionPlan{}, err
+		}
+	}
+	d, err := a.Policy.Decide(ctx, env, defaultLevel)
 	if err != nil {
 		return ActionPlan{}, fmt.Errorf("evaluate policy: %w", err)
+	}
+	if act.RollbackOf != "" {
+		d = rollbackDecision(d, defaultLevel, env.Requester)
 	}
 	plan := ActionPlan{Outcome: d.Outcome, ApprovalLevel: d.ApprovalLevel, ApprovalExpiry: expiry,
 		RuleName: d.RuleName, Reason: d.Reason}
@@ -128,7 +137,7 @@ func (a *Activities) policyEnv(ctx context.Context, act *store.Action) (policy.E
 	if u, err := a.Store.GetUser(ctx, act.RequestedByID); err == nil {
 		env.Requester = policy.RequesterEnv{Username: u.Username, Role: u.Role, RoleRank: store.RoleRank(u.Role)}
 	} else {
-		env.Requester = policy.RequesterEnv{Username: act.RequestedBy, Role: "system", RoleRank: -1}
+		env.Requester = policy.RequesterEnv{Username: act.RequestedBy, Role: AutomationRole, RoleRank: -1}
 	}
 	if act.IncidentID != nil {
 		inc, err := a.Store.GetIncident(ctx, *act.IncidentID)
@@ -149,9 +158,9 @@ func (a *Activities) policyEnv(ctx context.Context, act *store.Action) (policy.E
 
 // NotifyApprovers tells approvers an action awaits them.
 func (a *Activities) NotifyApprovers(ctx context.Context, actionID string) error {
-	act, err := a.Store.GetAction(ctx, actionID)
+	act, err := a.ownedAction(ctx, actionID)
 	if err != nil {
-		return permanentIfNotFound(err)
+		return err
 	}
 	if a.Notifier == nil {
 		return nil
@@ -159,25 +168,27 @@ func (a *Activities) NotifyApprovers(ctx context.Context, actionID string) error
 	return a.Notifier.NotifyApprovers(ctx, act)
 }
 
-// ExecuteAction performs the action through its connector. The action id
-// is the idempotency key, so a retry or a worker crash never performs it
-// twice. While the kill switch is active no connector call starts.
+// ExecuteAction performs the action through its connector, after claiming
+// it in the store: the claim holds only when the store records an approval
+// (or policy's auto-approval), no rejection, no earlier end, no other
+// workflow's claim and the kill switch off, all in one conditional update
+// (see store.ClaimExecution). The action id is the idempotency key, so a
+// retry or a worker crash never performs it twice.
 func (a *Activities) ExecuteAction(ctx context.Context, actionID string) (ExecutionResult, error) {
-	act, err := a.Store.GetAction(ctx, actionID)
+	act, err := a.ownedAction(ctx, actionID)
 	if err != nil {
-		return ExecutionResult{}, permanentIfNotFound(err)
+		return ExecutionResult{}, err
 	}
 	if act.Status == store.ActionCompleted && act.Result.V != nil {
 		r := act.Result.V
 		return ExecutionResult{Success: r.Success, Message: r.Message, Output: r.Output}, nil
 	}
-	ks, err := a.Store.KillSwitch(ctx)
+	claimed, err := a.Store.ClaimExecution(ctx, act.ID, act.WorkflowID)
 	if err != nil {
 		return ExecutionResult{}, err
 	}
-	if ks.Active {
-		return ExecutionResult{}, temporal.NewNonRetryableApplicationError(
-			"kill switch active: "+ks.Reason, ErrTypeKillSwitch, nil)
+	if !claimed {
+		return ExecutionResult{}, a.refusal(ctx, act.ID)
 	}
 	res, err := a.Connectors.Execute(ctx, act.ActionType, act.ID, act.Parameters.V)
 	if errors.Is(err, connectors.ErrPermanent) {
@@ -191,23 +202,16 @@ func (a *Activities) ExecuteAction(ctx context.Context, actionID string) (Execut
 
 // RecordActionResult stores a finished execution.
 func (a *Activities) RecordActionResult(ctx context.Context, actionID string, r ExecutionResult) error {
+	if _, err := a.ownedAction(ctx, actionID); err != nil {
+		return err
+	}
 	return a.Store.CompleteAction(ctx, actionID, "system", store.ActionResult{Success: r.Success, Message: r.Message, Output: r.Output})
 }
 
 // FailAction records why an action ended without running.
 func (a *Activities) FailAction(ctx context.Context, actionID, reason string) error {
+	if _, err := a.ownedAction(ctx, actionID); err != nil {
+		return err
+	}
 	return a.Store.FailAction(ctx, actionID, reason)
-}
-
-// KillSwitchMirror is the kill switch state written to the store.
-type KillSwitchMirror struct {
-	Active bool
-	Reason string
-	By     string
-	At     time.Time
-}
-
-// MirrorKillSwitch writes the kill switch workflow's state to the store.
-func (a *Activities) MirrorKillSwitch(ctx context.Context, m KillSwitchMirror) error {
-	return a.Store.SetKillSwitch(ctx, store.KillSwitchState{Active: m.Active, Reason: m.Reason, ChangedBy: m.By, ChangedAt: m.At})
 }

@@ -54,7 +54,11 @@ func (a *Activities) LoadPlaybookIncident(ctx context.Context, incidentID string
 // its action with an id derived from the execution and step, so a retry
 // finds the same action.
 func (a *Activities) CreatePlaybookAction(ctx context.Context, req PlaybookActionRequest) (RecommendedAction, error) {
-	inc, err := a.Store.GetIncident(ctx, req.IncidentID)
+	e, err := a.ownedExecution(ctx, req.ExecutionID)
+	if err != nil {
+		return RecommendedAction{}, err
+	}
+	inc, err := a.Store.GetIncident(ctx, e.IncidentID)
 	if err != nil {
 		return RecommendedAction{}, permanentIfNotFound(err)
 	}
@@ -69,7 +73,8 @@ func (a *Activities) CreatePlaybookAction(ctx context.Context, req PlaybookActio
 	}
 	id := uuid.NewSHA1(actionNamespace, []byte("playbook/"+req.ExecutionID+"/"+req.Step)).String()
 	act := &store.Action{ID: id, IncidentID: &inc.ID, ActionType: req.ActionType, Parameters: store.NewJSON(params),
-		RequestedBy: "playbook:" + req.ExecutionID, WorkflowID: "action/" + id}
+		WorkflowID: "action/" + id}
+	act.RequestedBy, act.RequestedByID = runRequester(e)
 	if err := a.Store.CreateAction(ctx, act); err != nil && !errors.Is(err, store.ErrConflict) {
 		return RecommendedAction{}, err
 	}
@@ -103,11 +108,17 @@ func (a *Activities) KillSwitchActive(ctx context.Context) (bool, error) {
 // RecordPlaybookProgress stores how many steps a running execution has
 // finished.
 func (a *Activities) RecordPlaybookProgress(ctx context.Context, executionID string, completed int) error {
+	if _, err := a.ownedExecution(ctx, executionID); err != nil {
+		return err
+	}
 	return a.Store.RecordExecutionProgress(ctx, executionID, completed)
 }
 
 // FinishPlaybookExecution records how a run ended.
 func (a *Activities) FinishPlaybookExecution(ctx context.Context, executionID, status, reason string, steps []StepRecord, completed int) error {
+	if _, err := a.ownedExecution(ctx, executionID); err != nil {
+		return err
+	}
 	return a.Store.FinishExecution(ctx, executionID, status, reason, steps, completed)
 }
 

@@ -14,8 +14,9 @@ import (
 	"github.com/vigil-soc/vigil/store"
 )
 
-// TriageAgent is who automated triage requests actions as.
-const TriageAgent = "triage-agent"
+// TriageAgent is who automated triage requests actions as; no person
+// stands behind them, and policy sees them as AutomationRole.
+const TriageAgent = "triage-agent (automated)"
 
 // actionNamespace derives stable action ids from a triage run, so a retried
 // activity finds the actions it already created instead of adding more.

@@ -239,6 +239,7 @@ type actionRollback struct {
 	RollbackActionID string         `json:"rollback_action_id"`
 	OriginalActionID string         `json:"original_action_id"`
 	Status           string         `json:"status"`
+	ApprovalLevel    string         `json:"approval_level,omitempty"`
 	Result           map[string]any `json:"result,omitempty"`
 	Error            string         `json:"error,omitempty"`
 }
@@ -248,7 +249,9 @@ type rollbackRequest struct {
 }
 
 // rollbackAction starts an Action workflow of the reverse type, linked to
-// the original; only the first rollback of an action is accepted.
+// the original; only the first rollback of an action is accepted. The
+// rollback needs the approval level the original needed: a requester whose
+// role meets it runs it at once, anyone else gets it pending_approval.
 func (s *server) rollbackAction(c *gin.Context) (reply, error) {
 	var req rollbackRequest
 	if err := decodeJSON(c, &req, true); err != nil {
@@ -294,6 +297,9 @@ func (s *server) rollbackAction(c *gin.Context) (reply, error) {
 	}
 	out := actionRollback{RollbackActionID: rb.ID, OriginalActionID: orig.ID, Status: a.Status,
 		Result: resultView(a.Result.V), Error: a.Error}
+	if a.Status == store.ActionPendingApproval {
+		out.ApprovalLevel = a.ApprovalLevel
+	}
 	if a.Status == store.ActionPending {
 		return accepted(out), nil
 	}

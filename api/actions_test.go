@@ -263,11 +263,14 @@ func TestPermanentConnectorErrorFailsTheAction(t *testing.T) {
 	r := call(t, http.MethodPost, "/api/actions/execute", key,
 		map[string]any{"action": "release_email", "parameters": map[string]any{"message_id": "never-quarantined-" + randomSuffix()}})
 	expectStatus(t, r, http.StatusCreated)
-	d := r.data()
-	if d["status"] != "failed" || d["error"] == nil {
-		t.Fatalf("releasing a message that was never quarantined: %s", r.Raw)
+	id := r.data()["action_id"].(string)
+	// A release needs a second analyst's approval; the connector then refuses it.
+	ok := call(t, http.MethodPost, "/api/actions/"+id+"/approve", keyFor(t, store.RoleAnalyst), nil)
+	expectStatus(t, ok, http.StatusOK)
+	if d := ok.data(); d["status"] != "failed" || d["error"] == nil {
+		t.Fatalf("releasing a message that was never quarantined: %s", ok.Raw)
 	}
-	got := call(t, http.MethodGet, "/api/actions/"+d["action_id"].(string), key, nil).data()
+	got := call(t, http.MethodGet, "/api/actions/"+id, key, nil).data()
 	if got["status"] != "failed" || got["error"] == "" {
 		t.Fatalf("failed action record: %v", got)
 	}

@@ -62,8 +62,9 @@ func (s *server) approveAction(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	me := principal(c).User.Username
-	won, err := s.store.ClaimApproval(c, a.ID, me, req.Comment)
+	approver := principal(c).User
+	me := approver.Username
+	won, err := s.store.ClaimApproval(c, a.ID, &approver, req.Comment)
 	if err != nil {
 		return reply{}, err
 	}
@@ -120,7 +121,8 @@ func (s *server) rejectAction(c *gin.Context) (reply, error) {
 	}
 	if err := s.temporal.SignalWorkflow(c, a.WorkflowID, "", workflows.SignalReject, workflows.RejectSignal{By: me, Reason: reason}); err != nil {
 		// The rejection stands in the store; the workflow ends at expiry
-		// without executing, because executing needs an approve signal.
+		// or on its next wake without executing, because executing needs
+		// the store's approval.
 		s.log.Warn("reject signal not delivered", "action_id", a.ID, "err", err)
 	}
 	setAuditDetails(c, map[string]any{"action_type": a.ActionType, "reason_length": len(reason)})

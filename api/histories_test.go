@@ -13,8 +13,13 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
+
 	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/playbook"
 	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/workflows"
 )
 
 // TestRecordBuiltinPlaybookHistories runs every built-in playbook (and so
@@ -60,6 +65,46 @@ func TestRecordBuiltinPlaybookHistories(t *testing.T) {
 		tr := call(t, http.MethodPost, "/api/incidents/"+inc["id"].(string)+"/triage", key, map[string]any{"force": true})
 		writeHistory(t, tr.data()["workflow_id"].(string), filepath.Join(dir, "triage-"+slug+".json"))
 	}
+	recordForgedSignalHistories(t, dir)
+}
+
+// recordForgedSignalHistories records the paths that raw signals and
+// hand-started workflows take: an action woken by an approve signal with
+// no decision behind it (then really approved), the kill switch woken by
+// a deactivation signal the store contradicts, and a playbook run the
+// store does not know.
+func recordForgedSignalHistories(t *testing.T, dir string) {
+	ctx := context.Background()
+	id := pendingIsolation(t)
+	wf := workflows.ActionWorkflowID(id)
+	if err := env.temporal.SignalWorkflow(ctx, wf, "", workflows.SignalApprove, map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	waitSignalHandled(t, wf)
+	expectStatus(t, call(t, http.MethodPost, "/api/actions/"+id+"/approve", keyFor(t, store.RoleSenior), nil), http.StatusOK)
+	writeHistory(t, wf, filepath.Join(dir, "action-forged-approve-then-approved.json"))
+
+	manager := keyFor(t, store.RoleManager)
+	setKillSwitch(t, manager, true)
+	if err := env.temporal.SignalWorkflow(ctx, workflows.KillSwitchWorkflowID, "", workflows.SignalKillSwitchSet, map[string]any{"Active": false}); err != nil {
+		t.Fatal(err)
+	}
+	waitSignalHandled(t, workflows.KillSwitchWorkflowID)
+	setKillSwitch(t, manager, false)
+	waitSignalHandled(t, workflows.KillSwitchWorkflowID)
+	writeHistory(t, workflows.KillSwitchWorkflowID, filepath.Join(dir, "kill-switch-forged-deactivation.json"))
+
+	forged := "forged-" + randomSuffix()
+	wr, err := env.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: forged, TaskQueue: workflows.TaskQueue},
+		workflows.Playbook, workflows.PlaybookInput{ExecutionID: uuid.NewString(),
+			Definition: playbook.Playbook{Name: "forged", Steps: []playbook.Step{{Name: "t", Action: "create_ticket"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wr.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	writeHistory(t, forged, filepath.Join(dir, "playbook-forged-unknown-execution.json"))
 }
 
 func writeHistory(t *testing.T, workflowID, path string) {

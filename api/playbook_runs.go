@@ -76,8 +76,9 @@ func (s *server) runPlaybook(c *gin.Context) (reply, error) {
 		}
 		return reply{}, err
 	}
+	me := principal(c).User
 	e, err := s.launcher.StartPlaybook(c, dispatch.PlaybookRequest{Playbook: p, Incident: inc, Variables: req.Variables,
-		TriggeredBy: principal(c).User.Username})
+		TriggeredBy: me.Username, TriggeredByID: me.ID})
 	switch {
 	case errors.Is(err, dispatch.ErrPlaybookDisabled):
 		return reply{}, newError(http.StatusConflict, CodePlaybookDisabled, "this playbook is disabled")

@@ -208,7 +208,7 @@ func TestAutoTriageRunsAndRequestsActions(t *testing.T) {
 	for _, a := range acts {
 		m := a.(map[string]any)
 		byType[m["action_type"].(string)] = m["status"].(string)
-		if m["requested_by"] != "triage-agent" {
+		if m["requested_by"] != "triage-agent (automated)" {
 			t.Fatalf("requested_by %v", m["requested_by"])
 		}
 	}

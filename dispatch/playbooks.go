@@ -29,6 +29,9 @@ type PlaybookRequest struct {
 	Incident    *store.Incident
 	Variables   map[string]any
 	TriggeredBy string
+	// TriggeredByID is the user who starts the run, who becomes the
+	// requester of every action it requests; empty for automated runs.
+	TriggeredByID string
 	// ExecutionID fixes the run's id; empty means a new one.
 	ExecutionID string
 	// Auto marks an automatic run: at most one per playbook and incident.
@@ -36,8 +39,8 @@ type PlaybookRequest struct {
 }
 
 // StartPlaybook records an execution of the playbook's current version and
-// starts its workflow with that version's definition, so later edits never
-// change the run.
+// starts its workflow, which loads that version's definition from the
+// store by execution id, so later edits never change the run.
 func (l *Launcher) StartPlaybook(ctx context.Context, req PlaybookRequest) (*store.PlaybookExecution, error) {
 	p := req.Playbook
 	if !p.Enabled {
@@ -58,7 +61,7 @@ func (l *Launcher) StartPlaybook(ctx context.Context, req PlaybookRequest) (*sto
 	e, err := l.Store.GetExecution(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		e = &store.PlaybookExecution{ID: id, PlaybookID: p.ID, PlaybookName: p.Name, Version: ver.Version,
-			IncidentID: req.Incident.ID, TriggeredBy: req.TriggeredBy, Variables: store.NewJSON(req.Variables),
+			IncidentID: req.Incident.ID, TriggeredBy: req.TriggeredBy, TriggeredByID: req.TriggeredByID, Variables: store.NewJSON(req.Variables),
 			StepsTotal: res.Playbook.StepCount(), WorkflowID: workflows.PlaybookRunWorkflowID(id)}
 		if req.Auto {
 			key := p.ID + "/" + req.Incident.ID
@@ -81,8 +84,7 @@ func (l *Launcher) StartPlaybook(ctx context.Context, req PlaybookRequest) (*sto
 			workflows.SearchSeverity.ValueSet(req.Incident.Severity),
 			workflows.SearchIncidentType.ValueSet(req.Incident.IncidentType),
 		),
-	}, workflows.Playbook, workflows.PlaybookInput{ExecutionID: e.ID, IncidentID: req.Incident.ID,
-		Definition: *res.Playbook, Version: ver.Version, Variables: req.Variables})
+	}, workflows.Playbook, workflows.PlaybookInput{ExecutionID: e.ID, IncidentID: req.Incident.ID, Version: e.Version})
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if err != nil && !errors.As(err, &started) {
 		return nil, fmt.Errorf("%w: %v", ErrEngineUnavailable, err)

@@ -56,6 +56,16 @@ type Action struct {
 	WorkflowID      string
 	ExpiresAt       *time.Time
 	UpdatedAt       time.Time
+
+	// Decision is policy's outcome (auto_approve, require_approval, deny);
+	// empty until policy has decided.
+	Decision string
+	// ApprovedByID is the approver's user id, so the execution claim can
+	// check the approver's role.
+	ApprovedByID string
+	// ClaimedBy names the workflow that claimed the action for execution.
+	ClaimedBy string
+	ClaimedAt *time.Time
 }
 
 // CreateAction inserts a new action in status pending.
@@ -144,7 +154,7 @@ type ActionDecision struct {
 // pending_approval, to rejected (deny), or stays pending to execute.
 func (s *Store) RecordDecision(ctx context.Context, id string, d ActionDecision) error {
 	changes := map[string]any{
-		"policy_rule_id": d.RuleID, "policy_rule_name": d.RuleName, "decision_reason": d.Reason,
+		"decision": d.Outcome, "policy_rule_id": d.RuleID, "policy_rule_name": d.RuleName, "decision_reason": d.Reason,
 	}
 	switch d.Outcome {
 	case "require_approval":
@@ -164,10 +174,11 @@ func (s *Store) RecordDecision(ctx context.Context, id string, d ActionDecision)
 
 // ClaimApproval records the approver on a pending_approval action. Exactly
 // one of any number of racing approvers and rejecters gets true.
-func (s *Store) ClaimApproval(ctx context.Context, id, approver, comment string) (bool, error) {
+func (s *Store) ClaimApproval(ctx context.Context, id string, approver *User, comment string) (bool, error) {
 	res := s.db.WithContext(ctx).Model(&Action{}).
 		Where("id = ? AND status = ? AND approved_by = '' AND rejected_by = ''", id, ActionPendingApproval).
-		Updates(map[string]any{"approved_by": approver, "approved_at": Now(), "approval_comment": comment, "updated_at": Now()})
+		Updates(map[string]any{"approved_by": approver.Username, "approved_by_id": approver.ID, "approved_at": Now(),
+			"approval_comment": comment, "updated_at": Now()})
 	if res.Error != nil {
 		return false, fmt.Errorf("claim approval: %w", res.Error)
 	}
@@ -179,7 +190,8 @@ func (s *Store) ClaimApproval(ctx context.Context, id, approver, comment string)
 func (s *Store) ReleaseApproval(ctx context.Context, id, approver string) error {
 	return s.db.WithContext(ctx).Model(&Action{}).
 		Where("id = ? AND status = ? AND approved_by = ?", id, ActionPendingApproval, approver).
-		Updates(map[string]any{"approved_by": "", "approved_at": nil, "approval_comment": "", "updated_at": Now()}).Error
+		Updates(map[string]any{"approved_by": "", "approved_by_id": "", "approved_at": nil, "approval_comment": "",
+			"updated_at": Now()}).Error
 }
 
 // Reject moves a pending_approval action to rejected. Exactly one of any

@@ -44,6 +44,10 @@ type PlaybookExecution struct {
 	StartedAt      time.Time
 	CompletedAt    *time.Time
 	DurationMS     int64 `gorm:"column:duration_ms"`
+
+	// TriggeredByID is the user who started the run; empty for automated
+	// runs. That user is the requester of every action the run requests.
+	TriggeredByID string
 }
 
 // CreateExecution records a starting run. An automatic run carries an

@@ -72,9 +72,15 @@ func Action(ctx workflow.Context, in ActionInput) (ActionOutcome, error) {
 			NonRetryableErrorTypes: []string{activities.ErrTypeNotFound, activities.ErrTypeKillSwitch, activities.ErrTypePermanent},
 		},
 	})
+	// Runs recorded before decisions were read back from the store keep
+	// their original path; the execution claim guards them all the same.
+	storeDecides := workflow.GetVersion(ctx, changeStoreDecisions, workflow.DefaultVersion, 1) == 1
 	var plan activities.ActionPlan
 	if err := workflow.ExecuteActivity(ctx, activityRef.DecideAction, in.ActionID).Get(ctx, &plan); err != nil {
 		return r.fail(ctx, "policy evaluation failed: "+err.Error())
+	}
+	if storeDecides {
+		return r.runOnStoreDecisions(ctx, plan)
 	}
 	switch plan.Outcome {
 	case activities.OutcomeDeny:

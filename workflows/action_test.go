@@ -29,6 +29,12 @@ func approvalPlan(expiry time.Duration) activities.ActionPlan {
 
 var okResult = activities.ExecutionResult{Success: true, Message: "isolated", Output: map[string]any{"status": "isolated"}}
 
+var (
+	storedApproval  = activities.StoredDecision{State: activities.DecisionApproved, Status: "pending_approval", By: "sam"}
+	storedRejection = activities.StoredDecision{State: activities.DecisionRejected, Status: "rejected", By: "sam"}
+	storedNothing   = activities.StoredDecision{State: activities.DecisionUndecided, Status: "pending_approval"}
+)
+
 func TestActionExecutesAtOnceWhenPolicyAllows(t *testing.T) {
 	env := newActionEnv(t)
 	env.OnActivity(acts.DecideAction, mock.Anything, "a1").Return(activities.ActionPlan{Outcome: activities.OutcomeAutoApprove}, nil).Once()
@@ -46,6 +52,7 @@ func TestActionWaitsThreeDaysForApproval(t *testing.T) {
 	env := newActionEnv(t)
 	env.OnActivity(acts.DecideAction, mock.Anything, "a2").Return(approvalPlan(72*time.Hour), nil).Once()
 	env.OnActivity(acts.NotifyApprovers, mock.Anything, "a2").Return(nil).Once()
+	env.OnActivity(acts.ReadActionDecision, mock.Anything, "a2").Return(storedApproval, nil).Once()
 	env.OnActivity(acts.ExecuteAction, mock.Anything, "a2").Return(okResult, nil).Once()
 	env.OnActivity(acts.RecordActionResult, mock.Anything, "a2", okResult).Return(nil).Once()
 	var stageWhileWaiting string
@@ -89,6 +96,7 @@ func TestActionRejected(t *testing.T) {
 	env := newActionEnv(t)
 	env.OnActivity(acts.DecideAction, mock.Anything, "a4").Return(approvalPlan(time.Hour), nil).Once()
 	env.OnActivity(acts.NotifyApprovers, mock.Anything, "a4").Return(errors.New("chat down")).Maybe()
+	env.OnActivity(acts.ReadActionDecision, mock.Anything, "a4").Return(storedRejection, nil).Once()
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(workflows.SignalReject, workflows.RejectSignal{By: "sam", Reason: "false positive"})
 	}, time.Minute)
@@ -114,6 +122,7 @@ func TestActionParksWhileKillSwitchIsActive(t *testing.T) {
 	env := newActionEnv(t)
 	env.OnActivity(acts.DecideAction, mock.Anything, "a6").Return(approvalPlan(time.Hour), nil).Once()
 	env.OnActivity(acts.NotifyApprovers, mock.Anything, "a6").Return(nil)
+	env.OnActivity(acts.ReadActionDecision, mock.Anything, "a6").Return(storedApproval, nil).Once()
 	halted := temporal.NewNonRetryableApplicationError("kill switch active", activities.ErrTypeKillSwitch, nil)
 	env.OnActivity(acts.ExecuteAction, mock.Anything, "a6").Return(activities.ExecutionResult{}, halted).Once()
 	env.OnActivity(acts.ExecuteAction, mock.Anything, "a6").Return(okResult, nil).Once()

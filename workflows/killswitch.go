@@ -31,9 +31,14 @@ type KillSwitchState struct {
 // carries over to a fresh run.
 const killSwitchSignalsPerRun = 500
 
-// KillSwitch is the singleton that holds the global halt. It mirrors every
-// change to the store (where connector activities check it) and, on
-// deactivation, wakes every parked Action workflow.
+// changeKillSwitchFromStore names the change after which the kill switch
+// takes its state from the store and never from a signal's payload.
+const changeKillSwitchFromStore = "kill-switch-from-store"
+
+// KillSwitch is the singleton that wakes parked Action workflows when the
+// global halt is lifted. The store holds the state (the API writes it and
+// connector activities check it); a signal only wakes this workflow, which
+// then reads the store and, on deactivation, wakes every parked workflow.
 func KillSwitch(ctx workflow.Context, state KillSwitchState) error {
 	if err := workflow.SetQueryHandler(ctx, QueryKillSwitch, func() (KillSwitchState, error) { return state, nil }); err != nil {
 		return err
@@ -42,7 +47,21 @@ func KillSwitch(ctx workflow.Context, state KillSwitchState) error {
 	changes := workflow.GetSignalChannel(ctx, SignalKillSwitchSet)
 	parks := workflow.GetSignalChannel(ctx, SignalPark)
 	handled := 0
+	// Runs recorded before the store became the only source keep their
+	// original path (whose store write is now a no-op).
+	fromStore := workflow.GetVersion(ctx, changeKillSwitchFromStore, workflow.DefaultVersion, 1) == 1
+	if fromStore {
+		refreshFromStore(ctx, &state)
+	}
 	onChange := func(c KillSwitchChange) {
+		if fromStore {
+			refreshFromStore(ctx, &state)
+			if c.Active != state.Active {
+				workflow.GetLogger(ctx).Warn("suspicious: kill switch signal disagrees with the store; the store stands",
+					"signal", SignalKillSwitchSet, "signal_active", c.Active, "store_active", state.Active)
+			}
+			return
+		}
 		state.Active, state.Reason, state.ChangedBy, state.ChangedAt = c.Active, c.Reason, c.By, c.At
 		mirror := activities.KillSwitchMirror{Active: c.Active, Reason: c.Reason, By: c.By, At: c.At}
 		if err := workflow.ExecuteLocalActivity(ctx, activityRef.MirrorKillSwitch, mirror).Get(ctx, nil); err != nil {
@@ -54,6 +73,9 @@ func KillSwitch(ctx workflow.Context, state KillSwitchState) error {
 		}
 	}
 	onPark := func(id string) {
+		if fromStore {
+			refreshFromStore(ctx, &state)
+		}
 		if !state.Active {
 			resumeAll(ctx, []string{id})
 			return
@@ -93,6 +115,22 @@ func KillSwitch(ctx workflow.Context, state KillSwitchState) error {
 		onPark(id)
 	}
 	return workflow.NewContinueAsNewError(ctx, KillSwitch, state)
+}
+
+// refreshFromStore reads the kill switch from the store into state and,
+// when it is off, wakes every parked workflow. A failed read keeps the
+// state as it was; parked workflows look again at their recheck interval.
+func refreshFromStore(ctx workflow.Context, state *KillSwitchState) {
+	var ks activities.KillSwitchMirror
+	if err := workflow.ExecuteLocalActivity(ctx, activityRef.ReadKillSwitch).Get(ctx, &ks); err != nil {
+		workflow.GetLogger(ctx).Error("kill switch not read from the store", "error", err)
+		return
+	}
+	state.Active, state.Reason, state.ChangedBy, state.ChangedAt = ks.Active, ks.Reason, ks.By, ks.At
+	if !state.Active && len(state.Parked) > 0 {
+		resumeAll(ctx, state.Parked)
+		state.Parked = nil
+	}
 }
 
 // resumeAll signals each parked workflow; one that has meanwhile ended is

@@ -18,8 +18,11 @@ func PlaybookRunWorkflowID(executionID string) string { return "playbook-run/" +
 // QueryPlaybookProgress returns a running playbook's PlaybookProgress.
 const QueryPlaybookProgress = "progress"
 
-// PlaybookInput starts a Playbook workflow. It carries the whole definition
-// of the version it runs, so later edits never change a running execution.
+// PlaybookInput starts a Playbook workflow. Only ExecutionID counts: the
+// run loads the definition of the version its execution pinned, the
+// incident and the variables from the store, so later edits never change
+// a running execution and nobody can hand a run a definition of their own.
+// The other fields are read only by runs recorded before that change.
 type PlaybookInput struct {
 	ExecutionID string
 	IncidentID  string
@@ -59,7 +62,7 @@ type playbookRun struct {
 func Playbook(ctx workflow.Context, in PlaybookInput) (PlaybookOutcome, error) {
 	r := &playbookRun{in: in, status: "running"}
 	err := workflow.SetQueryHandler(ctx, QueryPlaybookProgress, func() (PlaybookProgress, error) {
-		return PlaybookProgress{Status: r.status, StepsCompleted: r.completed, StepsTotal: in.Definition.StepCount(),
+		return PlaybookProgress{Status: r.status, StepsCompleted: r.completed, StepsTotal: r.in.Definition.StepCount(),
 			Steps: r.records}, nil
 	})
 	if err != nil {
@@ -72,6 +75,12 @@ func Playbook(ctx workflow.Context, in PlaybookInput) (PlaybookOutcome, error) {
 	})
 	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second})
 
+	if workflow.GetVersion(ctx, changePlaybookFromStore, workflow.DefaultVersion, 1) == 1 {
+		if out, ok := r.loadFromStore(ctx); !ok {
+			return out, nil
+		}
+		in = r.in
+	}
 	var inc playbook.IncidentEnv
 	if err := workflow.ExecuteActivity(ctx, activityRef.LoadPlaybookIncident, in.IncidentID).Get(ctx, &inc); err != nil {
 		return r.finish(ctx, "failed", "load incident: "+err.Error())
@@ -107,6 +116,38 @@ func Playbook(ctx workflow.Context, in PlaybookInput) (PlaybookOutcome, error) {
 	}
 	// Running out of steps and a condition's "stop" both end a run normally.
 	return r.finish(ctx, "completed", "")
+}
+
+// changePlaybookFromStore names the change after which a run loads its
+// definition from the store by execution id instead of its input.
+const changePlaybookFromStore = "playbook-definition-from-store"
+
+// loadFromStore replaces the input with the execution the store records.
+// A run the store does not know as its own runs nothing and records
+// nothing; any other failure to load is recorded on the execution.
+func (r *playbookRun) loadFromStore(ctx workflow.Context) (PlaybookOutcome, bool) {
+	if len(r.in.Definition.Steps) > 0 || r.in.Definition.Name != "" {
+		workflow.GetLogger(ctx).Warn("suspicious: playbook input carries a definition; ignored, the store's pinned version runs",
+			"execution_id", r.in.ExecutionID)
+	}
+	var run activities.PlaybookRun
+	err := workflow.ExecuteActivity(ctx, activityRef.LoadPlaybookRun, r.in.ExecutionID).Get(ctx, &run)
+	if isErrType(err, activities.ErrTypeNotOwner) || isErrType(err, activities.ErrTypeNotFound) || isErrType(err, activities.ErrTypeRefused) {
+		workflow.GetLogger(ctx).Warn("suspicious: playbook run unknown to the store; nothing runs",
+			"execution_id", r.in.ExecutionID, "error", err)
+		r.status = "failed"
+		return PlaybookOutcome{Status: "failed", Error: rootMessage(err)}, false
+	}
+	if err != nil {
+		out, ferr := r.finish(ctx, "failed", "load playbook run: "+err.Error())
+		if ferr != nil {
+			workflow.GetLogger(ctx).Error("playbook run not recorded as failed", "execution_id", r.in.ExecutionID, "error", ferr)
+		}
+		return out, false
+	}
+	r.in = PlaybookInput{ExecutionID: r.in.ExecutionID, IncidentID: run.IncidentID, Definition: run.Definition,
+		Version: run.Version, Variables: run.Variables}
+	return PlaybookOutcome{}, true
 }
 
 func mergeVariables(defaults, overrides map[string]any) map[string]any {
