@@ -22,13 +22,6 @@ func allPages(t *testing.T, path, key string) []response {
 	}
 }
 
-func builtinPlaybookID(t *testing.T) string {
-	t.Helper()
-	r := call(t, http.MethodGet, "/api/playbooks", env.adminKey, nil)
-	expectStatus(t, r, http.StatusOK)
-	return r.Body["data"].([]any)[0].(map[string]any)["id"].(string)
-}
-
 // TestListsArePagedWithABoundedDepth: page went up to 2^20, so one request
 // could make the database skip through about 10^8 rows; and the user, key
 // and playbook version lists answered everything at once.
@@ -36,7 +29,7 @@ func TestListsArePagedWithABoundedDepth(t *testing.T) {
 	keyFor(t, store.RoleViewer) // at least two users and keys
 	lists := []string{
 		"/api/incidents", "/api/audit", "/api/users", "/api/api-keys",
-		"/api/playbooks/" + builtinPlaybookID(t) + "/versions",
+		"/api/playbooks/" + builtinPlaybookID(t, "Malware containment") + "/versions",
 	}
 	for _, list := range lists {
 		t.Run(list, func(t *testing.T) {
