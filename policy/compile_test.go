@@ -110,7 +110,7 @@ func TestMatchRunTimeErrors(t *testing.T) {
 	cases := map[string]string{
 		"wrong parameter type": `action.parameters.hostname > 5`,
 		"member of missing":    `action.parameters.missing.name == "x"`,
-		"memory budget":        `len(1..2000000) > 0`,
+		"memory budget":        `len(1..(len(action.type) * 200000)) > 0`,
 		"nested walks":         `all(1..1000, {all(1..1000, {true})})`,
 	}
 	for name, cond := range cases {
