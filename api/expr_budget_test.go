@@ -2,12 +2,14 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/vigil-soc/vigil/internal/testenv"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -94,3 +96,60 @@ func TestPolicyOverBudgetFailsClosedQuickly(t *testing.T) {
 		}
 	}
 }
+
+// spinPlaybook gates a ticket on condition.
+func spinPlaybook(name, condition string) string {
+	return fmt.Sprintf(`name: %s
+steps:
+  - name: gate
+    condition: '%s'
+    then: ticket
+    else: stop
+  - name: ticket
+    action: create_ticket
+    parameters:
+      title: "{{ incident.number }}"
+`, name, condition)
+}
+
+// TestPlaybookConditionOverBudget: a condition that is visibly too costly
+// is refused when the playbook is saved, with its line and column; one
+// whose cost shows only at run time fails the run, naming the budget,
+// instead of spinning inside the workflow.
+func TestPlaybookConditionOverBudget(t *testing.T) {
+	manager := keyFor(t, store.RoleManager)
+	r := call(t, http.MethodPost, "/api/playbooks", manager, map[string]any{
+		"content": spinPlaybook("spin-"+randomSuffix(), `let r = 1..2000; all(r, {all(r, {all(r, {# > 0})})})`)})
+	expectStatus(t, r, http.StatusUnprocessableEntity)
+	if raw := string(r.Raw); !strings.Contains(raw, `"line":4`) || !strings.Contains(raw, "nested iteration") ||
+		!strings.Contains(raw, "column 26") {
+		t.Fatalf("refusal: %s", raw)
+	}
+
+	p := createPlaybook(t, spinPlaybook("spin-"+randomSuffix(),
+		`let r = 1..(len(incident.number) * 400); all(r, {all(r, {all(r, {# > 0})})})`))
+	key := keyFor(t, store.RoleAnalyst)
+	inc := createIncident(t, key, map[string]any{"incident_type": "phishing", "source": "mail", "severity": "high", "raw_data": phishingPayload})
+	run := call(t, http.MethodPost, "/api/playbooks/"+p["id"].(string)+"/run", key, map[string]any{"incident_id": inc["id"]})
+	if run.Status != http.StatusCreated && run.Status != http.StatusAccepted {
+		t.Fatalf("run: %s", run.Raw)
+	}
+	execID := run.data()["execution_id"].(string)
+	var d response
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		d = call(t, http.MethodGet, "/api/playbooks/"+p["id"].(string)+"/executions/"+execID, key, nil)
+		return d.data()["status"] == "failed"
+	}, "playbook run did not fail: %s", rawOf{&d})
+	if !strings.Contains(string(d.Raw), "exceeded its step budget") {
+		t.Fatalf("failed run does not name the budget: %s", d.Raw)
+	}
+	actions := call(t, http.MethodGet, "/api/incidents/"+inc["id"].(string)+"/actions", key, nil).Body["data"].([]any)
+	if len(actions) != 0 {
+		t.Fatalf("%d actions from a run whose gate failed", len(actions))
+	}
+}
+
+// rawOf prints a response's body when a polled condition fails.
+type rawOf struct{ r *response }
+
+func (w rawOf) String() string { return string(w.r.Raw) }
