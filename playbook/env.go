@@ -1,5 +1,7 @@
 package playbook
 
+import "github.com/vigil-soc/vigil/internal/exprbudget"
+
 // Env is everything a template or condition can read. The expr tags are
 // the names expressions use. Incident fields are typed, so a misspelt field
 // (incident.severty) is refused when the playbook is saved; raw data,
@@ -18,6 +20,10 @@ type Env struct {
 	// confidence, analyzer}.
 	Outputs  map[string]any `expr:"outputs" json:"outputs"`
 	Playbook PlaybookEnv    `expr:"playbook" json:"playbook"`
+
+	// meter counts the steps of one evaluation; run sets it. Being
+	// unexported, expressions cannot see it.
+	meter *exprbudget.Meter
 }
 
 // IncidentEnv describes the incident a playbook runs on.

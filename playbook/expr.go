@@ -12,13 +12,17 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/vigil-soc/vigil/internal/exprbudget"
 )
 
 // Bounds on one expression. The language has no loops, recursion or user
-// functions, so evaluation always terminates; these keep it cheap. Values
-// built by string operations are not counted by the memory budget, so an
-// author can still write a slow or large expression; authors are trusted
-// users and the node cap limits how much such work one expression holds.
+// functions, so evaluation always terminates, but nested predicates
+// multiply and expr cannot interrupt a run, which here happens inside
+// workflow code. exprbudget refuses at validation what is visibly too
+// costly and meters every run: one that spends exprbudget.Defaults.Steps
+// fails with an error that says so, after a fraction of a second, at the
+// same step on every replay since the meter only counts.
 const (
 	// maxExpressionLength is the longest template or condition, in
 	// characters.
@@ -72,19 +76,28 @@ func compile(source string, condition bool) (*vm.Program, error) {
 	if condition {
 		opts = conditionOptions
 	}
-	prog, err := expr.Compile(source, opts...)
+	prog, err := exprbudget.Compile(source, exprbudget.Defaults, meterOf, opts...)
 	if err != nil {
 		return nil, errors.New(describe(err))
 	}
 	return prog, nil
 }
 
-// run evaluates a compiled expression against env within the memory
-// budget.
+// meterOf finds the meter run put in the environment.
+func meterOf(env any) *exprbudget.Meter {
+	if e, ok := env.(Env); ok {
+		return e.meter
+	}
+	return nil
+}
+
+// run evaluates a compiled expression against env within the memory and
+// step budgets.
 func run(prog *vm.Program, env Env) (any, error) {
-	// A fresh machine per run: a vm.VM holds run state, and reusing one
-	// would carry state between runs.
+	// A fresh machine and meter per run: a vm.VM holds run state, and
+	// reusing one would carry state between runs.
 	machine := vm.VM{MemoryBudget: memoryBudget}
+	env.meter = exprbudget.NewMeter(exprbudget.Defaults.Steps)
 	out, err := machine.Run(prog, env)
 	if err != nil {
 		return nil, errors.New(describe(err))

@@ -1,8 +1,10 @@
 package playbook
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
+	"time"
 )
 
 func FuzzParse(f *testing.F) {
@@ -40,6 +42,45 @@ func FuzzParse(f *testing.F) {
 		}
 		if !reflect.DeepEqual(again.Playbook, r.Playbook) {
 			t.Fatalf("round trip differs:\n%#v\n%#v\n%s", again.Playbook, r.Playbook, out)
+		}
+	})
+}
+
+// FuzzCondition evaluates arbitrary conditions, and the same text as a
+// template: nothing panics, a run ends well within the time the step
+// budget allows, and a second run gives the same answer, as replayed
+// workflow code needs.
+func FuzzCondition(f *testing.F) {
+	for _, seed := range []string{
+		`incident.severity in ["high", "critical"]`,
+		`incident.verdict.classification == "malicious" && incident.verdict.confidence >= variables.min_confidence`,
+		`outputs.scan?.success ?? false`,
+		`"block_sender" in incident.recommended_actions`,
+		`outputs.quarantine.success && len(keys(incident.raw_data)) > 2`,
+		`any(incident.raw_data.recipients, {# endsWith "@corp.example"})`,
+		`toJSON(toPairs(incident.raw_data.headers)) contains "a"`,
+		`let r = 1..2000; all(r, {all(r, {all(r, {# > 0})})})`,
+		`let r = 1..(len(incident.number) * 400); all(r, {all(r, {all(r, {# > 0})})})`,
+		`incident.title matches incident.raw_data.sender`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, condition string) {
+		start := time.Now()
+		got, err := Eval(condition, sampleEnv())
+		if took := time.Since(start); took > 5*time.Second {
+			t.Fatalf("evaluation took %v", took)
+		}
+		again, err2 := Eval(condition, sampleEnv())
+		if got != again || errString(err) != errString(err2) {
+			t.Fatalf("two runs differ: %v, %v then %v, %v", got, err, again, err2)
+		}
+		params := map[string]any{"x": "{{" + condition + "}}"}
+		out, err := Render(params, sampleEnv())
+		out2, err2 := Render(params, sampleEnv())
+		// Compared as text: NaN, which 0/0 renders, is not equal to itself.
+		if fmt.Sprintf("%#v", out) != fmt.Sprintf("%#v", out2) || errString(err) != errString(err2) {
+			t.Fatalf("two renders differ: %v, %v then %v, %v", out, err, out2, err2)
 		}
 	})
 }

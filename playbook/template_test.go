@@ -121,7 +121,8 @@ func TestRenderErrors(t *testing.T) {
 		{"does not compile", map[string]any{"x": "a {{ incident.nope }}"}, "has no field nope"},
 		{"unclosed", map[string]any{"x": "a {{ incident.id"}, "without a closing"},
 		{"nested path", map[string]any{"a": []any{map[string]any{"b": "{{ 1 / nil }}"}}}, "parameter a[0].b:"},
-		{"memory budget", map[string]any{"x": "{{ map(1..1000000, # * 2) }}"}, "memory budget"},
+		{"memory budget", map[string]any{"x": "{{ map(1..(len(incident.title) * 100000), # * 2) }}"}, "memory budget"},
+		{"step budget", map[string]any{"x": "{{ let r = 1..len(incident.title) * 300; count(r, {any(r, {# < 0})}) }}"}, "step budget"},
 		{"first error by sorted key", map[string]any{"b": "{{ x }}", "a": "{{ y }}"}, "parameter a:"},
 	}
 	for _, c := range cases {

@@ -9,17 +9,19 @@ import (
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/vigil-soc/vigil/internal/exprbudget"
 )
 
-// Bounds on a condition. Evaluation always terminates and stays cheap for
-// realistic rules: the language has no loops, recursion or user functions,
-// only builtins that walk a finite value (the action's parameters, which the
-// API's request size limit caps at 1 MiB, or a range literal, which the
-// memory budget caps), and the node limit caps how many such walks one
-// condition holds. Walks nested inside one another multiply, so a rule that
-// nests them over a large request parameter is slow rather than unbounded;
-// rules are written by managers, and evaluation runs on the requesting
-// goroutine because expr offers no way to interrupt a run.
+// Bounds on a condition. The language has no loops, recursion or user
+// functions, only builtins that walk a finite value, but walks nested in
+// one another multiply, and expr offers no way to interrupt a run. So
+// Compile refuses what is visibly too costly (see exprbudget.Defaults:
+// literal ranges over 10,000 elements, predicates nested more than 4 deep,
+// nested walks over known sizes of more than the step budget), and every
+// run is metered: one that spends exprbudget.Defaults.Steps stops with an
+// error that says so, after a fraction of a second, and the rule fails
+// closed like any rule that cannot be evaluated.
 const (
 	// MaxConditionLength is the longest condition accepted, in characters.
 	MaxConditionLength = 4096
@@ -73,6 +75,7 @@ func (p *Program) Match(env Env) (bool, error) {
 	// A fresh machine per run: a vm.VM holds run state and is not safe for
 	// concurrent use, and a zero one costs a few small allocations.
 	machine := vm.VM{MemoryBudget: memoryBudget}
+	env.meter = exprbudget.NewMeter(exprbudget.Defaults.Steps)
 	out, err := machine.Run(p.prog, env)
 	if err != nil {
 		// expr's own rendering spans several lines with a source snippet;
@@ -117,11 +120,19 @@ func Compile(condition string) (*Program, error) {
 		return nil, &CompileError{Line: line, Column: col,
 			Message: fmt.Sprintf("condition is longer than %d characters", MaxConditionLength)}
 	}
-	prog, err := expr.Compile(condition, compileOptions...)
+	prog, err := exprbudget.Compile(condition, exprbudget.Defaults, meterOf, compileOptions...)
 	if err != nil {
 		return nil, compileError(err)
 	}
 	return &Program{source: condition, prog: prog}, nil
+}
+
+// meterOf finds the meter Match put in the environment.
+func meterOf(env any) *exprbudget.Meter {
+	if e, ok := env.(Env); ok {
+		return e.meter
+	}
+	return nil
 }
 
 // compileError converts expr's error. expr reports a 1-based line and a

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-soc/vigil/policy"
 )
@@ -84,6 +85,9 @@ func TestCompileRejects(t *testing.T) {
 		{"empty", "", 1, 1, "empty"},
 		{"blank", " \n\t", 1, 1, "empty"},
 		{"too long", "true" + strings.Repeat(" ", policy.MaxConditionLength), 1, policy.MaxConditionLength + 1, "longer than 4096"},
+		{"nested iteration over a large range", `let r = 1..2000; all(r, {all(r, {all(r, {# > 0})})})`, 1, 26, "nested iteration takes up to 4000000 steps"},
+		{"huge literal range", `len(1..100000000) > 0`, 1, 6, "range of 100000000 elements is too large"},
+		{"predicates nested too deep", `any(action.parameters.a, {any(#.b, {any(#.c, {any(#.d, {any(#.e, {true})})})})})`, 1, 0, "nested 5 deep"},
 		{"too many nodes", strings.TrimSuffix(strings.Repeat("1+", 1200), "+") + " > 0", 1, 0, "maximum allowed nodes"},
 	}
 	for _, tc := range cases {
@@ -110,7 +114,7 @@ func TestMatchRunTimeErrors(t *testing.T) {
 	cases := map[string]string{
 		"wrong parameter type": `action.parameters.hostname > 5`,
 		"member of missing":    `action.parameters.missing.name == "x"`,
-		"memory budget":        `len(1..2000000) > 0`,
+		"memory budget":        `len(1..(len(action.type) * 200000)) > 0`,
 		"nested walks":         `all(1..1000, {all(1..1000, {true})})`,
 	}
 	for name, cond := range cases {
@@ -127,5 +131,31 @@ func TestMatchRunTimeErrors(t *testing.T) {
 				t.Errorf("error spans lines: %q", err)
 			}
 		})
+	}
+}
+
+// TestMatchOverBudget runs a rule that passes the static checks (the size
+// of its range is only known at run time) and would take 10^11 steps: it
+// stops within a second, says why, and stops the same way every time.
+func TestMatchOverBudget(t *testing.T) {
+	p, err := policy.Compile(`let r = 1..(len(action.type) * 400); all(r, {all(r, {all(r, {# > 0})})})`)
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	var first string
+	for i := range 3 {
+		start := time.Now()
+		got, err := p.Match(sampleEnv())
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("run %d took %v", i, took)
+		}
+		if err == nil || got || !strings.Contains(err.Error(), "exceeded its step budget of 1000000 steps") {
+			t.Fatalf("Match = %v, %v; want the budget exceeded", got, err)
+		}
+		if i == 0 {
+			first = err.Error()
+		} else if err.Error() != first {
+			t.Fatalf("run %d: %q, first run: %q", i, err, first)
+		}
 	}
 }

@@ -110,14 +110,24 @@ func TestEvaluate(t *testing.T) {
 			reason: []string{`rule "deny all" matched`, `"broken"`},
 		},
 		{
+			name: "a rule that spends its step budget fails closed",
+			rules: []store.Policy{
+				rule("spin", `let r = 1..(len(action.type) * 400); all(r, {all(r, {all(r, {# > 0})})})`, policy.OutcomeAutoApprove, "", 10, 0),
+				rule("fallback", "true", policy.OutcomeAutoApprove, "", 0, 0),
+			},
+			outcome: policy.OutcomeRequireApproval, level: policy.LevelManager, ruleName: "fallback",
+			reason: []string{"escalated to manager approval", `"spin"`, "exceeded its step budget"},
+		},
+		{
 			name: "stored rules that would not validate are skipped",
 			rules: []store.Policy{
 				rule("no compile", `incident.severity > 3`, policy.OutcomeDeny, "", 30, 0),
 				rule("bad action", "true", "maybe", "", 20, 0),
 				rule("bad level", "true", policy.OutcomeRequireApproval, "ciso", 10, 0),
+				rule("spin", `let r = 1..2000; all(r, {all(r, {all(r, {# > 0})})})`, policy.OutcomeAutoApprove, "", 5, 0),
 			},
 			outcome: policy.OutcomeRequireApproval, level: policy.LevelManager,
-			reason: []string{`"no compile"`, `"bad action"`, `"bad level"`},
+			reason: []string{`"no compile"`, `"bad action"`, `"bad level"`, `"spin" (line 1, column 26: nested iteration`},
 		},
 	}
 	for _, tc := range cases {

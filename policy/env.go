@@ -4,7 +4,10 @@
 // matching rule into a Decision.
 package policy
 
-import "github.com/vigil-soc/vigil/store"
+import (
+	"github.com/vigil-soc/vigil/internal/exprbudget"
+	"github.com/vigil-soc/vigil/store"
+)
 
 // Env is everything a rule condition can see. The expr tags are the names
 // conditions use; Compile type-checks every field access against these
@@ -17,6 +20,10 @@ type Env struct {
 	Action    ActionEnv    `expr:"action" json:"action"`
 	Incident  IncidentEnv  `expr:"incident" json:"incident"`
 	Requester RequesterEnv `expr:"requester" json:"requester"`
+
+	// meter counts the steps of one evaluation; Match sets it. Being
+	// unexported, conditions cannot see it.
+	meter *exprbudget.Meter
 }
 
 // ActionEnv describes the requested action.
