@@ -162,9 +162,12 @@ func TestWebhookDeduplicatesUpstreamAlerts(t *testing.T) {
 	name := "dup-" + randomSuffix()
 	secret := registerSource(t, name, nil)
 	body := strings.Replace(edrAlert, "%s", "dup-"+randomSuffix(), 1)
-	first := deliver(t, name, secret, body, time.Now())
+	signedAt := time.Now()
+	first := deliver(t, name, secret, body, signedAt)
 	expectStatus(t, first, http.StatusCreated)
-	again := deliver(t, name, secret, body, time.Now().Add(-time.Second))
+	// Signed a second before the first delivery: a new delivery, never a
+	// replay of the first, however long the steps above took.
+	again := deliver(t, name, secret, body, signedAt.Add(-time.Second))
 	expectStatus(t, again, http.StatusOK)
 	if again.Body["incident_id"] != first.Body["incident_id"] || again.Body["deduplicated"] != true || again.Body["occurrences"] != 2.0 {
 		t.Fatalf("second delivery of one alert: %s", again.Raw)
@@ -189,7 +192,8 @@ func TestAutoTriageRunsAndRequestsActions(t *testing.T) {
 	name := "auto-" + randomSuffix()
 	secret := registerSource(t, name, map[string]any{"auto_triage": true})
 	body := strings.Replace(edrAlert, "%s", randomSuffix(), 1)
-	r := deliver(t, name, secret, body, time.Now())
+	first := time.Now()
+	r := deliver(t, name, secret, body, first)
 	expectStatus(t, r, http.StatusCreated)
 	id := r.Body["incident_id"].(string)
 	testenv.Eventually(t, 30*time.Second, func() bool {
@@ -222,7 +226,9 @@ func TestAutoTriageRunsAndRequestsActions(t *testing.T) {
 		return byType["isolate_host"] == "pending_approval" && byType["scan_host"] == "completed"
 	}, "recommended actions not decided by policy: %v", byType)
 	// The same alert again joins the incident and requests nothing more.
-	again := deliver(t, name, secret, body, time.Now().Add(-time.Second))
+	// Signed a second before the first delivery, so it is a new delivery
+	// (not a replay) however long the steps above took.
+	again := deliver(t, name, secret, body, first.Add(-time.Second))
 	expectStatus(t, again, http.StatusOK)
 	if again.Body["incident_id"] != id || again.Body["deduplicated"] != true {
 		t.Fatalf("repeat delivery: %s", again.Raw)
