@@ -67,33 +67,47 @@ func (s *server) engineUp(ctx context.Context) bool {
 // committed, "queued" once the raw alert is in the intake queue (when the
 // engine is unreachable, the intake is saturated, or earlier alerts still
 // wait, so order is kept).
+//
+// The checks run cheapest first, so that an unauthenticated caller costs
+// little: an address with too many failed deliveries is refused outright,
+// then the source must exist and the headers must be well formed before
+// the body is read, the secret decrypted or any HMAC computed.
 func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
 	source := c.Param("source")
-	s.intake.inFlight.Add(1)
-	defer s.intake.inFlight.Add(-1)
-	body, err := io.ReadAll(c.Request.Body)
-	if err != nil {
-		return reply{}, s.webhookError("unknown", "read", err)
+	if err := s.webhookThrottled(c); err != nil {
+		return reply{}, s.webhookError("unknown", "throttled", err)
 	}
 	// Label by registered sources only: the path is the sender's to choose.
 	src, err := s.store.GetWebhookSource(c, source)
 	if errors.Is(err, store.ErrNotFound) {
 		s.metrics.webhookReceived.WithLabelValues("unknown").Inc()
-		return reply{}, s.webhookError("unknown", "unknown_source",
-			newError(http.StatusNotFound, CodeUnknownSource, "no webhook source named "+strconv.Quote(source)+" is registered"))
+		refuseWithoutBody(c)
+		return reply{}, s.deliveryFailed(c, s.webhookError("unknown", "unknown_source",
+			newError(http.StatusNotFound, CodeUnknownSource, "no webhook source named "+strconv.Quote(source)+" is registered")))
 	}
 	if err != nil {
 		return reply{}, s.webhookError("unknown", "store", err)
 	}
 	s.metrics.webhookReceived.WithLabelValues(source).Inc()
+	sig, ts := c.GetHeader("X-Webhook-Signature"), c.GetHeader("X-Webhook-Timestamp")
+	mac, err := intake.CheckHeaders(sig, ts)
+	if err != nil {
+		refuseWithoutBody(c)
+		return reply{}, s.deliveryFailed(c, s.webhookError(source, "signature", signatureError(err)))
+	}
+	s.intake.inFlight.Add(1)
+	defer s.intake.inFlight.Add(-1)
+	body, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		return reply{}, s.webhookError(source, "read", err)
+	}
 	secret, err := s.opts.Secrets.Open(src.SecretEncrypted, secretContext)
 	if err != nil {
 		s.log.Error("webhook secret cannot be decrypted; check VIGIL_SECRET_KEY", "source", source, "err", err)
 		return reply{}, s.webhookError(source, "secret", newError(http.StatusServiceUnavailable, CodeUnavailable, "the source's secret cannot be read"))
 	}
-	sig, ts := c.GetHeader("X-Webhook-Signature"), c.GetHeader("X-Webhook-Timestamp")
 	if err := intake.Verify(secret, sig, ts, body, time.Now()); err != nil {
-		return reply{}, s.webhookError(source, "signature", signatureError(err))
+		return reply{}, s.deliveryFailed(c, s.webhookError(source, "signature", signatureError(err)))
 	}
 	if hasNUL(body) {
 		return reply{}, s.webhookError(source, "format", errNUL)
@@ -102,7 +116,7 @@ func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, s.webhookError(source, "format", formatError(err))
 	}
-	replay := &store.Replay{Key: hashSignature(sig), ExpiresAt: signatureExpiry(ts)}
+	replay := &store.Replay{Key: replayKey(source, mac), ExpiresAt: signatureExpiry(ts)}
 	if s.shouldQueue(c) {
 		it, err := s.store.EnqueueAlert(c, source, body, replay)
 		if err != nil {
@@ -183,9 +197,16 @@ func replayError(err error) error {
 	return err
 }
 
-func hashSignature(sig string) string {
-	sum := sha256.Sum256([]byte(sig))
-	return hex.EncodeToString(sum[:])
+// replayKey names an accepted delivery by its source and the MAC bytes
+// its signature carries, not by the header text: "SHA256=", upper-case
+// hex and surrounding space all spell the same MAC and must all be
+// recognised as the same delivery.
+func replayKey(source string, mac []byte) string {
+	h := sha256.New()
+	h.Write([]byte(source))
+	h.Write([]byte{0})
+	h.Write(mac)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // signatureExpiry is when a signature's timestamp leaves the window, after

@@ -20,6 +20,7 @@ type httpMetrics struct {
 	inFlight        prometheus.Gauge
 	webhookReceived *prometheus.CounterVec
 	webhookErrors   *prometheus.CounterVec
+	healthProbes    *prometheus.CounterVec
 }
 
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
@@ -46,7 +47,11 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 		Name: "webhook_errors_total",
 		Help: "Webhook deliveries refused, by source and reason.",
 	}, []string{"source", "reason"})
-	reg.MustRegister(m.requests, m.duration, m.inFlight, m.webhookReceived, m.webhookErrors)
+	m.healthProbes = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "health_probes_total",
+		Help: "Probes of a component made to answer /health and /ready, by component.",
+	}, []string{"component"})
+	reg.MustRegister(m.requests, m.duration, m.inFlight, m.webhookReceived, m.webhookErrors, m.healthProbes)
 	return m
 }
 

@@ -50,6 +50,10 @@ type Options struct {
 	Dispatcher *dispatch.Dispatcher
 	// IntakeMaxInFlight bounds alerts processed inline at once.
 	IntakeMaxInFlight int
+	// WebhookFailuresPerMinute is how many failed webhook deliveries one
+	// client address may make per minute before it is answered 429
+	// without any work; zero means DefaultWebhookFailuresPerMinute.
+	WebhookFailuresPerMinute int
 	// SecureCookies marks the session cookie Secure even on plain HTTP
 	// (for TLS terminated by a proxy).
 	SecureCookies bool
@@ -74,6 +78,8 @@ type server struct {
 	connectors    connectors.Set
 	launcher      *dispatch.Launcher
 	intake        intakeState
+	failed        *failedDeliveries
+	probes        probeCache
 }
 
 // Router is Vigil's HTTP handler together with the access rule of every
@@ -98,6 +104,9 @@ func NewRouter(opts Options) *Router {
 	if opts.IntakeMaxInFlight <= 0 {
 		opts.IntakeMaxInFlight = DefaultIntakeMaxInFlight
 	}
+	if opts.WebhookFailuresPerMinute <= 0 {
+		opts.WebhookFailuresPerMinute = DefaultWebhookFailuresPerMinute
+	}
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
@@ -108,7 +117,8 @@ func NewRouter(opts Options) *Router {
 	s := &server{store: opts.Store, temporal: opts.Temporal, settings: opts.Settings, log: opts.Log, opts: opts,
 		metrics: newHTTPMetrics(opts.Registerer), limiter: newRateLimiter(opts.Settings),
 		loginThrottle: newLoginThrottle(), connectors: opts.Connectors,
-		launcher: &dispatch.Launcher{Store: opts.Store, Temporal: opts.Temporal}}
+		launcher: &dispatch.Launcher{Store: opts.Store, Temporal: opts.Temporal},
+		failed:   newFailedDeliveries(opts.WebhookFailuresPerMinute)}
 	s.registerKillSwitchMetric(opts.Registerer)
 
 	gin.SetMode(gin.ReleaseMode)

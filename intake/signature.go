@@ -78,12 +78,8 @@ func Verify(secret, signatureHeader, timestampHeader string, body []byte, now ti
 		return ErrTimestampInvalid
 	}
 
-	sig := strings.TrimSpace(signatureHeader)
-	if len(sig) < len(signaturePrefix) || !strings.EqualFold(sig[:len(signaturePrefix)], signaturePrefix) {
-		return ErrInvalidSignature
-	}
-	got, err := hex.DecodeString(sig[len(signaturePrefix):])
-	if err != nil || len(got) != sha256.Size || secret == "" {
+	got, err := ParseSignature(signatureHeader)
+	if err != nil || secret == "" {
 		return ErrInvalidSignature
 	}
 	// The signed text is the header as sent, not a re-formatting of the
@@ -105,6 +101,35 @@ func Verify(secret, signatureHeader, timestampHeader string, body []byte, now ti
 		return ErrTimestampInFuture
 	}
 	return nil
+}
+
+// ParseSignature decodes an X-Webhook-Signature value ("sha256=<hex>",
+// prefix and hex digits in either case, surrounding space ignored) into
+// the MAC it carries, or fails with ErrInvalidSignature. Every spelling of
+// one MAC decodes to the same bytes, so callers that remember accepted
+// signatures must key them on these bytes, never on the header text.
+func ParseSignature(header string) ([]byte, error) {
+	sig := strings.TrimSpace(header)
+	if len(sig) != len(signaturePrefix)+hex.EncodedLen(sha256.Size) ||
+		!strings.EqualFold(sig[:len(signaturePrefix)], signaturePrefix) {
+		return nil, ErrInvalidSignature
+	}
+	mac, err := hex.DecodeString(sig[len(signaturePrefix):])
+	if err != nil {
+		return nil, ErrInvalidSignature
+	}
+	return mac, nil
+}
+
+// CheckHeaders checks the shape of the signature and timestamp headers
+// without the body or the secret, so a request that can never verify is
+// refused before anything is read or decrypted. It returns the decoded
+// MAC and reports the same errors as Verify would for those headers.
+func CheckHeaders(signatureHeader, timestampHeader string) ([]byte, error) {
+	if _, ok := unixSecondsText(strings.TrimSpace(timestampHeader)); !ok {
+		return nil, ErrTimestampInvalid
+	}
+	return ParseSignature(signatureHeader)
 }
 
 // unixSecondsText parses a timestamp header: ASCII digits only, since

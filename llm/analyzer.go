@@ -38,8 +38,8 @@ type Analyzer struct {
 	Fallback triage.Analyzer
 	// Metrics may be nil.
 	Metrics *Metrics
-	// HTTP is the client for provider requests; nil means
-	// http.DefaultClient.
+	// HTTP is the client for provider requests; nil means one that
+	// follows no redirects.
 	HTTP *http.Client
 }
 
@@ -90,9 +90,10 @@ func (a *Analyzer) fallback(ctx context.Context, inc triage.Incident, ind triage
 // ConfigFromSettings builds an Analyzer.Config over the llm setting, read
 // afresh on every call so an administrator's change applies at once.
 //
-// Base URL, model and API key come from the setting; each one it leaves
-// empty is taken from VIGIL_LLM_BASE_URL, VIGIL_LLM_MODEL or
-// VIGIL_LLM_API_KEY. The LLM is enabled when the setting says so. The
+// Base URL, model and API key come from the setting; a base URL or model
+// it leaves empty is taken from VIGIL_LLM_BASE_URL or VIGIL_LLM_MODEL. The
+// key pairs with its base URL: the stored key is used only with the stored
+// base URL, and VIGIL_LLM_API_KEY only with VIGIL_LLM_BASE_URL. The LLM is enabled when the setting says so. The
 // environment can enable it only while the llm setting has never been
 // saved, and only when both VIGIL_LLM_BASE_URL and VIGIL_LLM_MODEL are set:
 // that lets a deployment switch the model on from its environment, while an
@@ -107,10 +108,20 @@ func ConfigFromSettings(svc *settings.Service) func(ctx context.Context) (Config
 		envURL, envModel := strings.TrimSpace(os.Getenv(EnvBaseURL)), strings.TrimSpace(os.Getenv(EnvModel))
 		cfg := Config{
 			Provider: l.Provider,
-			BaseURL:  firstNonEmpty(l.BaseURL, envURL),
+			BaseURL:  l.BaseURL,
 			Model:    firstNonEmpty(l.Model, envModel),
-			APIKey:   firstNonEmpty(l.APIKey, strings.TrimSpace(os.Getenv(EnvAPIKey))),
+			APIKey:   l.APIKey,
 			Timeout:  time.Duration(l.TimeoutSeconds) * time.Second,
+		}
+		// A key travels only with the base URL it came with: the stored key
+		// with the stored base URL, the environment's key with the
+		// environment's base URL. Otherwise whoever can change one of them
+		// could send the other's key to a server of their choosing.
+		if strings.TrimSpace(l.BaseURL) == "" {
+			cfg.BaseURL, cfg.APIKey = envURL, ""
+			if envURL != "" {
+				cfg.APIKey = strings.TrimSpace(os.Getenv(EnvAPIKey))
+			}
 		}
 		enabled := l.Enabled
 		if !enabled && envURL != "" && envModel != "" {

@@ -223,7 +223,7 @@ func TestAnalyzerTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.FallbackReason != "llm timeout after 200ms" || got.Analyzer != triage.BuiltinAnalyzerName {
+	if got.FallbackReason != "llm unreachable" || got.Analyzer != triage.BuiltinAnalyzerName {
 		t.Fatalf("got %+v", got)
 	}
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
@@ -285,7 +285,7 @@ func TestAnalyzerConfigAndTransportErrors(t *testing.T) {
 		},
 		{name: "no model", config: staticConfig(Config{BaseURL: closedURL}, true), reason: "llm configuration invalid: model is empty"},
 		{name: "relative base url", config: staticConfig(Config{BaseURL: "localhost:11434/v1", Model: "m"}, true), reason: "llm configuration invalid: base_url must be an absolute http or https URL"},
-		{name: "connection refused", config: staticConfig(Config{BaseURL: withSecrets, Model: testModel}, true), reason: "llm request failed: "},
+		{name: "connection refused", config: staticConfig(Config{BaseURL: withSecrets, Model: testModel}, true), reason: "llm unreachable"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -90,7 +91,8 @@ type Client struct {
 }
 
 // NewClient returns a Client for cfg, filling in DefaultProvider and
-// DefaultTimeout. hc nil means http.DefaultClient; m may be nil.
+// DefaultTimeout. hc nil means a client that follows no redirects; m may
+// be nil.
 func NewClient(cfg Config, hc *http.Client, m *Metrics) *Client {
 	if cfg.Provider == "" {
 		cfg.Provider = DefaultProvider
@@ -99,10 +101,17 @@ func NewClient(cfg Config, hc *http.Client, m *Metrics) *Client {
 		cfg.Timeout = DefaultTimeout
 	}
 	if hc == nil {
-		hc = http.DefaultClient
+		hc = noRedirects
 	}
 	return &Client{cfg: cfg, hc: hc, m: m}
 }
+
+// noRedirects is the default HTTP client: a provider answers where its
+// base URL points, and a redirect must not carry the request (and its
+// key) to an origin nobody configured. A redirect is a non-2xx answer.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
+	return http.ErrUseLastResponse
+}}
 
 // chatRequest is the subset of the chat-completions request Vigil sends.
 // Temperature 0 asks for the most deterministic answer the model can give.
@@ -199,7 +208,8 @@ func (c *Client) post(ctx context.Context, endpoint string, body []byte) ([]byte
 	defer cancel()
 	req, err := http.NewRequestWithContext(rctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
-		return nil, fail(ErrConfig, err, "llm configuration invalid: %v", err)
+		// The error quotes the URL, which may hold credentials.
+		return nil, fail(ErrConfig, err, "llm configuration invalid: base_url cannot be requested")
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -225,17 +235,23 @@ func (c *Client) post(ctx context.Context, endpoint string, body []byte) ([]byte
 	return raw, nil
 }
 
-// transportError tells the request timeout apart from the caller giving up
-// and from network failures.
+// transportError tells the caller giving up apart from the provider not
+// answering. The reason is the same for every way of not answering (refused,
+// reset, unknown host, timeout, broken TLS): it is shown to API callers, and
+// telling them apart would let whoever can set base_url probe which hosts
+// and ports exist behind Vigil. The cause, without the URL, is logged for
+// operators.
 func (c *Client) transportError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return fail(ErrTransport, errors.Join(ctx.Err(), err), "llm request abandoned: %v", ctx.Err())
 	}
+	kind := ErrTransport
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
-		return fail(ErrTimeout, err, "llm timeout after %s", c.cfg.Timeout)
+		kind = ErrTimeout
 	}
-	return fail(ErrTransport, err, "llm request failed: %s", redactURL(err))
+	slog.Warn("llm provider unreachable", "provider", c.cfg.Provider, "timeout", c.cfg.Timeout, "err", redactURL(err))
+	return fail(kind, err, "llm unreachable")
 }
 
 // redactURL drops the URL from a *url.Error: a base URL may carry

@@ -46,10 +46,21 @@ func TestConfigFromSettings(t *testing.T) {
 			want:  Config{Provider: "openai-compatible", BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", Timeout: 30 * time.Second},
 		},
 		{
-			name: "saved enabled without a key takes it from the environment", enabled: true,
+			name: "the environment's key never goes to a saved base URL", enabled: true,
 			saved: `{"enabled": true, "base_url": "http://llm.internal/v1", "model": "m"}`,
-			env:   map[string]string{EnvAPIKey: "env-key"},
-			want:  Config{Provider: "openai-compatible", BaseURL: "http://llm.internal/v1", Model: "m", APIKey: "env-key", Timeout: 30 * time.Second},
+			env:   map[string]string{EnvBaseURL: "http://127.0.0.1:11434/v1", EnvAPIKey: "env-key"},
+			want:  Config{Provider: "openai-compatible", BaseURL: "http://llm.internal/v1", Model: "m", Timeout: 30 * time.Second},
+		},
+		{
+			name: "a saved key never goes to the environment's base URL", enabled: false,
+			saved: `{"enabled": false, "api_key": "stored-key"}`,
+			env:   map[string]string{EnvBaseURL: "http://127.0.0.1:11434/v1", EnvModel: "llama3.1"},
+			want:  Config{Provider: "openai-compatible", BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", Timeout: 30 * time.Second},
+		},
+		{
+			name: "the environment's key without its base URL goes nowhere", enabled: false,
+			env:  map[string]string{EnvAPIKey: "env-key"},
+			want: Config{Provider: "openai-compatible", Timeout: 30 * time.Second},
 		},
 	}
 	for _, tc := range tests {

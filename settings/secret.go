@@ -44,7 +44,7 @@ func takeSecret(obj map[string]json.RawMessage, errs fieldErrors) secretInput {
 
 // resolveSecret returns the sealed API key to store for a write: a fresh
 // seal, nothing when cleared, or the stored value when kept.
-func (s *Service) resolveSecret(ctx context.Context, in secretInput) (string, error) {
+func (s *Service) resolveSecret(in secretInput, stored storedLLM) (string, error) {
 	switch {
 	case in.replaces():
 		sealed, err := s.box.Seal(in.value, apiKeyContext)
@@ -55,12 +55,21 @@ func (s *Service) resolveSecret(ctx context.Context, in secretInput) (string, er
 	case in.given && in.value == "":
 		return "", nil
 	}
+	return stored.sealed, nil
+}
+
+// storedLLM reads what a write of the llm setting keeps or compares with.
+// It reads the stored document directly rather than decoding it, so a
+// write can still repair a stored document that no longer decodes.
+func (s *Service) storedLLM(ctx context.Context) (storedLLM, error) {
 	row, err := s.row(ctx, KeyLLM)
 	if err != nil || row == nil {
-		return "", err
+		return storedLLM{}, err
 	}
-	// Read the sealed value directly rather than decoding the whole row,
-	// so a write can still repair a stored document that no longer decodes.
-	sealed, _ := row.Value.V[fieldAPIKeySealed].(string)
-	return sealed, nil
+	v := row.Value.V
+	out := storedLLM{}
+	out.baseURL, _ = v["base_url"].(string)
+	out.sealed, _ = v[fieldAPIKeySealed].(string)
+	out.origin, _ = v[fieldAPIKeyOrigin].(string)
+	return out, nil
 }

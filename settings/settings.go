@@ -87,7 +87,10 @@ func (s *Service) Get(ctx context.Context, key string) (View, error) {
 
 // Put replaces the setting key with the JSON object body, written by actor.
 // Fields the body omits take their defaults, except the LLM API key: an
-// omitted or masked api_key keeps the stored secret and "" clears it.
+// omitted or masked api_key keeps the stored secret and "" clears it; a
+// kept key cannot follow base_url to another origin. What a GET returned
+// may be sent back as is: read-only members are ignored (see
+// writableMembers) and a redacted base_url stands for the stored one.
 // Invalid input yields a *ValidationError naming every bad field.
 func (s *Service) Put(ctx context.Context, key string, body []byte, actor string) (View, error) {
 	sh, ok := newShape(key)
@@ -99,14 +102,22 @@ func (s *Service) Put(ctx context.Context, key string, body []byte, actor string
 		return View{}, err
 	}
 	errs := fieldErrors{}
+	obj = writableMembers(key, obj, errs)
 	var secret secretInput
+	var stored storedLLM
 	if key == KeyLLM {
 		secret = takeSecret(obj, errs)
 		if secret.replaces() && s.box == nil {
 			errs.add(fieldAPIKey, secrets.EnvVar+" must be set to store secrets")
 		}
+		if stored, err = s.storedLLM(ctx); err != nil {
+			return View{}, err
+		}
 	}
 	overlay(sh, obj, errs, true)
+	if l, ok := sh.(*LLM); ok {
+		checkBaseURL(l, stored, secret, errs)
+	}
 	sh.validate(errs)
 	if err := errs.err(); err != nil {
 		return View{}, err
@@ -116,12 +127,13 @@ func (s *Service) Put(ctx context.Context, key string, body []byte, actor string
 		return View{}, fmt.Errorf("encode setting %s: %w", key, err)
 	}
 	if key == KeyLLM {
-		sealed, err := s.resolveSecret(ctx, secret)
+		sealed, err := s.resolveSecret(secret, stored)
 		if err != nil {
 			return View{}, err
 		}
 		if sealed != "" {
 			value[fieldAPIKeySealed] = sealed
+			value[fieldAPIKeyOrigin] = keyOriginAfter(sh.(*LLM).BaseURL, stored, secret)
 		}
 	}
 	row, err := s.st.PutSetting(ctx, key, value, actor)
@@ -159,10 +171,20 @@ func (s *Service) LLM(ctx context.Context) (LLM, error) {
 		return LLM{}, err
 	}
 	l := *sh.(*LLM)
-	if sealed != "" {
-		if l.APIKey, err = s.box.Open(sealed, apiKeyContext); err != nil {
-			return LLM{}, fmt.Errorf("open llm api key: %w", err)
-		}
+	if sealed == "" {
+		return l, nil
+	}
+	stored, err := s.storedLLM(ctx)
+	if err != nil {
+		return LLM{}, err
+	}
+	// Writes refuse to move the base URL without a new key; this guards
+	// against a document changed behind the API's back.
+	if l.BaseURL != "" && Origin(l.BaseURL) != stored.keyOrigin() {
+		return LLM{}, errors.New("llm api key was entered for another base_url origin; enter it again")
+	}
+	if l.APIKey, err = s.box.Open(sealed, apiKeyContext); err != nil {
+		return LLM{}, fmt.Errorf("open llm api key: %w", err)
 	}
 	return l, nil
 }
@@ -224,6 +246,7 @@ func view(key string, row *store.Setting) (View, error) {
 		return View{}, fmt.Errorf("encode setting %s: %w", key, err)
 	}
 	if key == KeyLLM {
+		value["base_url"] = RedactURL(sh.(*LLM).BaseURL)
 		value[fieldAPIKey] = ""
 		if sealed != "" {
 			value[fieldAPIKey] = Mask

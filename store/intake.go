@@ -55,7 +55,7 @@ var ErrReplay = errors.New("signature already accepted")
 // same transaction as the alert it admitted, so a failed write never
 // blocks the sender's retry and a replay can never slip past a commit.
 type Replay struct {
-	Key       string // hash of the signature
+	Key       string // hash of the source and the MAC bytes the signature carries
 	ExpiresAt time.Time
 }
 
