@@ -12,7 +12,7 @@ ui_port=8233
 http_addr="${VIGIL_HTTP_ADDR:-127.0.0.1:8080}"
 
 sa_args=()
-for sa in IncidentNumber Severity IncidentType ActionType PlaybookName; do
+for sa in IncidentNumber Severity IncidentType ActionType PlaybookName ActionStatus ApprovalLevel; do
   sa_args+=(--search-attribute "$sa=Keyword")
 done
 
