@@ -192,24 +192,25 @@ func visibleParameters(actionType string, params map[string]any) []string {
 }
 
 func incidentHeading(inc *store.Incident) string {
-	title := inc.Title
+	title := oneLine(inc.Title, maxTitle)
 	if title == "" {
 		title = "(untitled)"
 	}
-	return fmt.Sprintf("%s · %s", inc.IncidentNumber, oneLine(title, maxTitle))
+	return fmt.Sprintf("%s · %s", inc.IncidentNumber, title)
 }
 
 // UTC formats a moment as the UI's details show it.
 func UTC(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") + " UTC" }
 
-// oneLine keeps a value on one line, without Markdown that could turn it
-// into a link or an image, and cuts it to max runes.
+// oneLine keeps a value on one line, without the Markdown characters that
+// could turn it into a link, an image, HTML, code or a table cell, and
+// cuts it to max runes.
 func oneLine(s string, max int) string {
 	s = strings.Map(func(r rune) rune {
 		switch {
 		case unicode.IsControl(r) || unicode.IsSpace(r):
 			return ' '
-		case strings.ContainsRune("[]()<>`*_|#!\\", r):
+		case strings.ContainsRune("[]<>`|\\", r):
 			return -1
 		}
 		return r
