@@ -13,11 +13,6 @@ func AwaitingApproval(level string, since, expires time.Time, rule, reason strin
 	return s + decidedBy(rule, reason)
 }
 
-// Decided is an action's current details once policy let it run.
-func Decided(outcome, rule, reason string) string {
-	return strings.ReplaceAll(outcome, "_", " ") + decidedBy(rule, reason)
-}
-
 func decidedBy(rule, reason string) string {
 	s := ""
 	if rule != "" {
