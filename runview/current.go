@@ -2,7 +2,6 @@ package runview
 
 import (
 	"fmt"
-	"strings"
 	"time"
 )
 
