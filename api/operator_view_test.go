@@ -147,7 +147,7 @@ func TestEveryRunDescribesItself(t *testing.T) {
 	host := "ws-" + randomSuffix()
 	inc := createIncident(t, analyst, map[string]any{"incident_type": "malware", "source": "edr", "severity": "critical",
 		"description": "operator notes " + canaryDescription,
-		"raw_data": map[string]any{"HostnameField": host, "CommandLine": "vssadmin delete shadows " + canaryRaw, "DetectName": canaryRaw}})
+		"raw_data":    map[string]any{"HostnameField": host, "CommandLine": "vssadmin delete shadows " + canaryRaw, "DetectName": canaryRaw}})
 	incID, number := inc["id"].(string), inc["incident_number"].(string)
 
 	tr := callURL(t, base, http.MethodPost, "/api/incidents/"+incID+"/triage", analyst, map[string]any{})
