@@ -12,6 +12,7 @@ import (
 	"github.com/vigil-soc/vigil/actions"
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/policy"
+	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -42,6 +43,8 @@ type ActionPlan struct {
 	ApprovalExpiry time.Duration
 	RuleName       string
 	Reason         string
+	// ConnectorCall summarises the connector call for the UI.
+	ConnectorCall string
 }
 
 // ExecutionResult is what a connector call produced.
@@ -78,7 +81,8 @@ func (a *Activities) DecideAction(ctx context.Context, actionID string) (ActionP
 	switch act.Status {
 	case store.ActionPendingApproval:
 		return ActionPlan{Outcome: OutcomeRequireApproval, ApprovalLevel: act.ApprovalLevel,
-			ApprovalExpiry: time.Until(*act.ExpiresAt), RuleName: act.PolicyRuleName, Reason: act.DecisionReason}, nil
+			ApprovalExpiry: time.Until(*act.ExpiresAt), RuleName: act.PolicyRuleName, Reason: act.DecisionReason,
+			ConnectorCall: runview.ConnectorCall(act.ActionType, act.Parameters.V)}, nil
 	case store.ActionRejected:
 		return ActionPlan{Outcome: OutcomeDeny, RuleName: act.PolicyRuleName, Reason: act.DecisionReason}, nil
 	}
@@ -104,7 +108,7 @@ func (a *Activities) DecideAction(ctx context.Context, actionID string) (ActionP
 		d = rollbackDecision(d, defaultLevel, env.Requester)
 	}
 	plan := ActionPlan{Outcome: d.Outcome, ApprovalLevel: d.ApprovalLevel, ApprovalExpiry: expiry,
-		RuleName: d.RuleName, Reason: d.Reason}
+		RuleName: d.RuleName, Reason: d.Reason, ConnectorCall: runview.ConnectorCall(act.ActionType, act.Parameters.V)}
 	rec := store.ActionDecision{Outcome: d.Outcome, ApprovalLevel: d.ApprovalLevel,
 		RuleID: d.RuleID, RuleName: d.RuleName, Reason: d.Reason}
 	if d.Outcome == OutcomeRequireApproval {

@@ -14,6 +14,7 @@ import (
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/intel"
 	"github.com/vigil-soc/vigil/policy"
+	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/triage"
@@ -35,6 +36,8 @@ type Activities struct {
 	Settings   *settings.Service
 	Notifier   ApproverNotifier
 	Enricher   *intel.Enricher
+	// Links lets the summaries of child runs link to their incident.
+	Links runview.Links
 }
 
 // Evidence is an incident as the analyzer sees it, with its indicators.

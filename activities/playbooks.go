@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -78,8 +79,7 @@ func (a *Activities) CreatePlaybookAction(ctx context.Context, req PlaybookActio
 	if err := a.Store.CreateAction(ctx, act); err != nil && !errors.Is(err, store.ErrConflict) {
 		return RecommendedAction{}, err
 	}
-	return RecommendedAction{ActionID: id, ActionType: req.ActionType, IncidentNumber: inc.IncidentNumber,
-		Severity: inc.Severity, IncidentType: inc.IncidentType}, nil
+	return a.recommended(act, inc, fmt.Sprintf("playbook %q, step %q", e.PlaybookName, req.Step)), nil
 }
 
 // AnswerQuestion runs the triage analyzer over the incident and answers a

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/vigil-soc/vigil/actions"
+	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -30,6 +31,9 @@ type RecommendedAction struct {
 	IncidentNumber string
 	Severity       string
 	IncidentType   string
+	// Summary and Details describe the action's run in the Temporal UI.
+	Summary string
+	Details string
 }
 
 // PrepareRecommendedActions turns a triage run's recommended actions into
@@ -69,10 +73,17 @@ func (a *Activities) PrepareRecommendedActions(ctx context.Context, incidentID, 
 		if err := a.Store.CreateAction(ctx, act); err != nil && !isConflict(err) {
 			return nil, err
 		}
-		out = append(out, RecommendedAction{ActionID: id, ActionType: name, IncidentNumber: inc.IncidentNumber,
-			Severity: inc.Severity, IncidentType: inc.IncidentType})
+		out = append(out, a.recommended(act, inc, ""))
 	}
 	return out, nil
+}
+
+// recommended hands a created action to the workflow that starts its run,
+// with the summary and details the run is started with.
+func (a *Activities) recommended(act *store.Action, inc *store.Incident, via string) RecommendedAction {
+	m := runview.Action(a.Links, act, inc, via)
+	return RecommendedAction{ActionID: act.ID, ActionType: act.ActionType, IncidentNumber: inc.IncidentNumber,
+		Severity: inc.Severity, IncidentType: inc.IncidentType, Summary: m.Summary, Details: m.Details}
 }
 
 func isConflict(err error) bool { return errors.Is(err, store.ErrConflict) }

@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/vigil-soc/vigil/actions"
+	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/workflows"
 )
@@ -97,8 +98,10 @@ func (s *server) startAction(ctx context.Context, act *store.Action, inc *store.
 		attrs = append(attrs, workflows.SearchIncidentNumber.ValueSet(inc.IncidentNumber),
 			workflows.SearchSeverity.ValueSet(inc.Severity), workflows.SearchIncidentType.ValueSet(inc.IncidentType))
 	}
+	meta := runview.Action(s.launcher.Links, act, inc, "")
 	_, err := s.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: act.WorkflowID, TaskQueue: workflows.TaskQueue,
+		StaticSummary: meta.Summary, StaticDetails: meta.Details,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		TypedSearchAttributes: temporal.NewSearchAttributes(attrs...),
 	}, workflows.Action, workflows.ActionInput{ActionID: act.ID})

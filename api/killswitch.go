@@ -7,9 +7,13 @@ import (
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/sdk/client"
 
+	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/workflows"
 )
+
+// killSwitchMeta is what the Temporal UI shows about the kill switch run.
+var killSwitchMeta = runview.KillSwitch()
 
 type killSwitchRequest struct {
 	Reason *string `json:"reason"`
@@ -87,7 +91,8 @@ func (s *server) setKillSwitch(c *gin.Context, active bool) (reply, error) {
 	setAuditDetails(c, map[string]any{"active": active, "reason": reason})
 	change := workflows.KillSwitchChange{Active: active, Reason: reason, By: me, At: now}
 	_, err := s.temporal.SignalWithStartWorkflow(c, workflows.KillSwitchWorkflowID, workflows.SignalKillSwitchSet, change,
-		client.StartWorkflowOptions{ID: workflows.KillSwitchWorkflowID, TaskQueue: workflows.TaskQueue},
+		client.StartWorkflowOptions{ID: workflows.KillSwitchWorkflowID, TaskQueue: workflows.TaskQueue,
+			StaticSummary: killSwitchMeta.Summary, StaticDetails: killSwitchMeta.Details},
 		workflows.KillSwitch, workflows.KillSwitchState{})
 	if err != nil {
 		// The store already holds the change, so connector calls obey it;

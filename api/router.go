@@ -13,6 +13,7 @@ import (
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/dispatch"
+	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
@@ -60,6 +61,9 @@ type Options struct {
 	// TrustedProxies are the addresses whose X-Forwarded-For is believed
 	// for the client address; empty means none.
 	TrustedProxies []string
+	// PublicURL is where operators reach Vigil (VIGIL_PUBLIC_URL); the
+	// summaries of runs the API starts link to their incident there.
+	PublicURL string
 	// Registerer receives the HTTP metrics; nil means a private registry.
 	Registerer prometheus.Registerer
 	// Gatherer serves /metrics; nil means the private registry.
@@ -117,7 +121,7 @@ func NewRouter(opts Options) *Router {
 	s := &server{store: opts.Store, temporal: opts.Temporal, settings: opts.Settings, log: opts.Log, opts: opts,
 		metrics: newHTTPMetrics(opts.Registerer), limiter: newRateLimiter(opts.Settings),
 		loginThrottle: newLoginThrottle(), connectors: opts.Connectors,
-		launcher: &dispatch.Launcher{Store: opts.Store, Temporal: opts.Temporal},
+		launcher: &dispatch.Launcher{Store: opts.Store, Temporal: opts.Temporal, Links: runview.Links{PublicURL: opts.PublicURL}},
 		failed:   newFailedDeliveries(opts.WebhookFailuresPerMinute)}
 	s.registerKillSwitchMetric(opts.Registerer)
 

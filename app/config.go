@@ -28,6 +28,7 @@ type Config struct {
 	SecretKey         string        // VIGIL_SECRET_KEY: encrypts secrets in settings
 	SecureCookies     bool          // VIGIL_COOKIE_SECURE
 	TrustedProxies    []string      // VIGIL_TRUSTED_PROXIES: comma-separated addresses or CIDRs
+	PublicURL         string        // VIGIL_PUBLIC_URL: where operators reach Vigil; run details link there
 }
 
 // ConfigFromEnv reads the configuration from the environment, with defaults
@@ -43,6 +44,7 @@ func ConfigFromEnv() (Config, error) {
 		LogLevel:          envOr("VIGIL_LOG_LEVEL", "info"),
 		SecretKey:         os.Getenv("VIGIL_SECRET_KEY"),
 		TrustedProxies:    splitList(os.Getenv("VIGIL_TRUSTED_PROXIES")),
+		PublicURL:         strings.TrimRight(os.Getenv("VIGIL_PUBLIC_URL"), "/"),
 	}
 	var err error
 	if c.MaxBodyBytes, err = envInt("VIGIL_MAX_BODY_BYTES", 1<<20); err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/vigil-soc/vigil/llm"
 	"github.com/vigil-soc/vigil/playbook"
 	"github.com/vigil-soc/vigil/policy"
+	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
@@ -93,6 +94,12 @@ func NewConnectors(st *store.Store) connectors.Set { return simulated.New(st) }
 
 // NewWorker builds a worker with every workflow and activity registered.
 func NewWorker(c client.Client, st *store.Store, svc *settings.Service, log *slog.Logger, stopTimeout time.Duration) worker.Worker {
+	return NewWorkerLinking(c, st, svc, log, stopTimeout, runview.Links{})
+}
+
+// NewWorkerLinking is NewWorker whose runs link to their incident at
+// links' public address in the Temporal UI.
+func NewWorkerLinking(c client.Client, st *store.Store, svc *settings.Service, log *slog.Logger, stopTimeout time.Duration, links runview.Links) worker.Worker {
 	w := worker.New(c, workflows.TaskQueue, worker.Options{WorkerStopTimeout: stopTimeout})
 	w.RegisterWorkflow(workflows.Triage)
 	w.RegisterWorkflow(workflows.Action)
@@ -109,6 +116,7 @@ func NewWorker(c client.Client, st *store.Store, svc *settings.Service, log *slo
 		Connectors: NewConnectors(st),
 		Settings:   svc,
 		Notifier:   activities.LogNotifier{Log: log},
+		Links:      links,
 	})
 	return w
 }
@@ -150,7 +158,7 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 
 	var w worker.Worker
 	if mode == ModeServe || mode == ModeWorker {
-		w = NewWorker(tc, st, svc, log, cfg.ShutdownTimeout)
+		w = NewWorkerLinking(tc, st, svc, log, cfg.ShutdownTimeout, runview.Links{PublicURL: cfg.PublicURL})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
 		}
@@ -180,7 +188,7 @@ func NewSecrets(cfg Config) (*secrets.Box, error) {
 }
 
 func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.Service, box *secrets.Box, tc client.Client, log *slog.Logger) error {
-	launcher := &dispatch.Launcher{Store: st, Temporal: tc}
+	launcher := &dispatch.Launcher{Store: st, Temporal: tc, Links: runview.Links{PublicURL: cfg.PublicURL}}
 	dispatcher := dispatch.NewDispatcher(st, launcher, svc, log)
 	dispatchCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	dispatchDone := make(chan struct{})
@@ -193,7 +201,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 		Store: st, Temporal: tc, Log: log, Version: Version,
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
 		Connectors: NewConnectors(st), Secrets: box, Dispatcher: dispatcher,
-		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies,
+		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
 		Registerer: reg, Gatherer: prometheus.DefaultGatherer,
 	})
 	srv := &http.Server{

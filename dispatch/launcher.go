@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/workflows"
 )
@@ -30,6 +31,8 @@ const orphanTriageAge = time.Minute
 type Launcher struct {
 	Store    *store.Store
 	Temporal client.Client
+	// Links lets run summaries link to their incident (VIGIL_PUBLIC_URL).
+	Links runview.Links
 }
 
 // TriageRequest asks for a triage run of an incident.
@@ -64,7 +67,7 @@ func (l *Launcher) BeginTriage(ctx context.Context, req TriageRequest) (*store.T
 		if !started {
 			if t.ID == req.TriageID && t.Status == store.TriageRunning {
 				// Our own earlier attempt: make sure its workflow runs.
-				return t, false, l.startTriageWorkflow(ctx, inc, t, req.Automated)
+				return t, false, l.startTriageWorkflow(ctx, inc, t, req)
 			}
 			if t.Status != store.TriageRunning || attempt > 0 ||
 				time.Since(t.StartedAt) < orphanTriageAge || l.workflowExists(ctx, t.WorkflowID) {
@@ -78,7 +81,7 @@ func (l *Launcher) BeginTriage(ctx context.Context, req TriageRequest) (*store.T
 			}
 			continue
 		}
-		if err := l.startTriageWorkflow(ctx, inc, t, req.Automated); err != nil {
+		if err := l.startTriageWorkflow(ctx, inc, t, req); err != nil {
 			if req.TriageID == "" {
 				_ = l.Store.FailTriage(context.WithoutCancel(ctx), t.ID, "could not start workflow: "+err.Error())
 			}
@@ -88,8 +91,10 @@ func (l *Launcher) BeginTriage(ctx context.Context, req TriageRequest) (*store.T
 	}
 }
 
-func (l *Launcher) startTriageWorkflow(ctx context.Context, inc *store.Incident, t *store.Triage, automated bool) error {
+func (l *Launcher) startTriageWorkflow(ctx context.Context, inc *store.Incident, t *store.Triage, req TriageRequest) error {
+	meta := runview.Triage(l.Links, inc, req.RequestedBy, req.Automated)
 	_, err := l.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		StaticSummary: meta.Summary, StaticDetails: meta.Details,
 		ID:                    t.WorkflowID,
 		TaskQueue:             workflows.TaskQueue,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
@@ -98,7 +103,7 @@ func (l *Launcher) startTriageWorkflow(ctx context.Context, inc *store.Incident,
 			workflows.SearchSeverity.ValueSet(inc.Severity),
 			workflows.SearchIncidentType.ValueSet(inc.IncidentType),
 		),
-	}, workflows.Triage, workflows.TriageInput{IncidentID: inc.ID, TriageID: t.ID, RequestActions: automated})
+	}, workflows.Triage, workflows.TriageInput{IncidentID: inc.ID, TriageID: t.ID, RequestActions: req.Automated})
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if err != nil && !errors.As(err, &started) {
 		return fmt.Errorf("%w: %v", ErrEngineUnavailable, err)

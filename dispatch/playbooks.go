@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -12,6 +14,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/vigil-soc/vigil/playbook"
+	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/workflows"
 )
@@ -75,8 +78,10 @@ func (l *Launcher) StartPlaybook(ctx context.Context, req PlaybookRequest) (*sto
 	if err != nil {
 		return nil, err
 	}
+	meta := runview.Playbook(l.Links, e, req.Incident, slices.Sorted(maps.Keys(e.Variables.V)))
 	_, err = l.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: e.WorkflowID, TaskQueue: workflows.TaskQueue,
+		StaticSummary: meta.Summary, StaticDetails: meta.Details,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		TypedSearchAttributes: temporal.NewSearchAttributes(
 			workflows.SearchIncidentNumber.ValueSet(req.Incident.IncidentNumber),

@@ -11,8 +11,10 @@ temporal_port=7233
 ui_port=8233
 http_addr="${VIGIL_HTTP_ADDR:-127.0.0.1:8080}"
 
+# Vigil's search attributes, all Keyword: 7 of the 10 custom Keyword
+# attributes SQL visibility allows per namespace (workflows/names.go).
 sa_args=()
-for sa in IncidentNumber Severity IncidentType ActionType PlaybookName; do
+for sa in IncidentNumber Severity IncidentType ActionType PlaybookName ActionStatus ApprovalLevel; do
   sa_args+=(--search-attribute "$sa=Keyword")
 done
 

@@ -3,12 +3,14 @@ package workflows
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/vigil-soc/vigil/activities"
+	"github.com/vigil-soc/vigil/runview"
 )
 
 // ActionInput starts an Action workflow.
@@ -52,6 +54,11 @@ const killSwitchRecheck = time.Minute
 type actionRun struct {
 	in    ActionInput
 	stage string
+	// view is set when the run describes itself to the Temporal UI (see
+	// changeOperatorView); plan and status feed what it shows.
+	view   bool
+	plan   activities.ActionPlan
+	status string
 }
 
 // Action decides an action by policy, waits for approval when policy asks
@@ -75,8 +82,12 @@ func Action(ctx workflow.Context, in ActionInput) (ActionOutcome, error) {
 	// Runs recorded before decisions were read back from the store keep
 	// their original path; the execution claim guards them all the same.
 	storeDecides := workflow.GetVersion(ctx, changeStoreDecisions, workflow.DefaultVersion, 1) == 1
+	r.view = storeDecides && operatorView(ctx)
+	if r.view {
+		workflow.SetCurrentDetails(ctx, "deciding by policy")
+	}
 	var plan activities.ActionPlan
-	if err := workflow.ExecuteActivity(ctx, activityRef.DecideAction, in.ActionID).Get(ctx, &plan); err != nil {
+	if err := workflow.ExecuteActivity(summarised(ctx, r.view, "policy decision"), activityRef.DecideAction, in.ActionID).Get(ctx, &plan); err != nil {
 		return r.fail(ctx, "policy evaluation failed: "+err.Error())
 	}
 	if storeDecides {
@@ -138,7 +149,7 @@ func (r *actionRun) execute(ctx workflow.Context) (ActionOutcome, error) {
 		err := workflow.ExecuteActivity(ctx, activityRef.ExecuteAction, r.in.ActionID).Get(ctx, &res)
 		var appErr *temporal.ApplicationError
 		if errors.As(err, &appErr) && appErr.Type() == activities.ErrTypeKillSwitch {
-			r.park(ctx)
+			r.park(ctx, err)
 			continue
 		}
 		if err != nil {
@@ -153,16 +164,19 @@ func (r *actionRun) execute(ctx workflow.Context) (ActionOutcome, error) {
 }
 
 // park registers with the kill switch and sleeps until it sends resume.
-func (r *actionRun) park(ctx workflow.Context) {
+// err is the refusal, which names the kill switch's reason.
+func (r *actionRun) park(ctx workflow.Context, err error) {
 	r.stage = StageParked
-	parkUntilResumed(ctx)
+	_, reason, _ := strings.Cut(rootMessage(err), "kill switch active:")
+	r.report(ctx, "", runview.Parked(reason))
+	parkUntilResumed(ctx, r.view)
 }
 
 // parkUntilResumed registers the calling workflow with the kill switch and
 // sleeps until it sends resume (or a recheck interval passes). The kill
 // switch answers a park at once when it is no longer active, so a
 // deactivation in between is never missed.
-func parkUntilResumed(ctx workflow.Context) {
+func parkUntilResumed(ctx workflow.Context, view bool) {
 	me := workflow.GetInfo(ctx).WorkflowExecution.ID
 	err := workflow.SignalExternalWorkflow(ctx, KillSwitchWorkflowID, "", SignalPark, me).Get(ctx, nil)
 	if err != nil {
@@ -174,7 +188,7 @@ func parkUntilResumed(ctx workflow.Context) {
 	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalResume), func(c workflow.ReceiveChannel, _ bool) {
 		c.Receive(ctx, nil)
 	})
-	sel.AddFuture(workflow.NewTimer(timerCtx, killSwitchRecheck), func(workflow.Future) {})
+	sel.AddFuture(newTimer(timerCtx, view, killSwitchRecheck, "kill switch recheck"), func(workflow.Future) {})
 	sel.Select(ctx)
 }
 
@@ -182,9 +196,11 @@ func (r *actionRun) fail(ctx workflow.Context, reason string) (ActionOutcome, er
 	r.stage = StageDone
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
+	dctx = summarised(dctx, r.view, "record failure")
 	if err := workflow.ExecuteActivity(dctx, activityRef.FailAction, r.in.ActionID, reason).Get(dctx, nil); err != nil {
 		return ActionOutcome{}, err
 	}
+	r.report(dctx, ActionStatusFailed, runview.Ended("failed", failureCause(reason)))
 	return ActionOutcome{Status: "failed", Error: reason}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/vigil-soc/vigil/activities"
+	"github.com/vigil-soc/vigil/runview"
 )
 
 // changeStoreDecisions names the change after which Action workflows act
@@ -19,9 +20,11 @@ const changeStoreDecisions = "store-decisions"
 // workflow: what happens next is what the store records (read back by a
 // local activity), and the execution itself claims the action in the store.
 func (r *actionRun) runOnStoreDecisions(ctx workflow.Context, plan activities.ActionPlan) (ActionOutcome, error) {
+	r.plan = plan
 	switch plan.Outcome {
 	case activities.OutcomeDeny:
 		r.stage = StageDone
+		r.report(ctx, ActionStatusRejected, runview.Ended("rejected", "denied by policy rule "+plan.RuleName))
 		return ActionOutcome{Status: "rejected"}, nil
 	case activities.OutcomeRequireApproval:
 		return r.awaitStoredApproval(ctx, plan)
@@ -35,12 +38,16 @@ func (r *actionRun) runOnStoreDecisions(ctx workflow.Context, plan activities.Ac
 // decision behind it changes nothing and is logged as suspicious.
 func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.ActionPlan) (ActionOutcome, error) {
 	r.stage = StageAwaitingApproval
+	waiting := r.awaitingDetails(ctx)
+	r.report(ctx, ActionStatusPendingApproval, waiting)
 	// A failed notification must not lose the action: it still waits.
-	if err := workflow.ExecuteActivity(ctx, activityRef.NotifyApprovers, r.in.ActionID).Get(ctx, nil); err != nil {
+	nctx := summarised(ctx, r.view, "notify "+plan.ApprovalLevel+" approvers")
+	if err := workflow.ExecuteActivity(nctx, activityRef.NotifyApprovers, r.in.ActionID).Get(ctx, nil); err != nil {
 		workflow.GetLogger(ctx).Warn("approvers not notified", "action_id", r.in.ActionID, "error", err)
 	}
 	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second,
 		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 5, NonRetryableErrorTypes: []string{activities.ErrTypeNotOwner}}})
+	lctx = summarisedLocal(lctx, r.view, "read the stored decision")
 	timerCtx, cancelTimer := workflow.WithCancel(ctx)
 	defer cancelTimer()
 	woke, expired := "", false
@@ -53,7 +60,7 @@ func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.Ac
 	}
 	// No decision by the deadline means the approval expired; the deadline
 	// stays the original one however many signals arrive.
-	sel.AddFuture(workflow.NewTimer(timerCtx, plan.ApprovalExpiry), func(workflow.Future) { expired = true })
+	sel.AddFuture(newTimer(timerCtx, r.view, plan.ApprovalExpiry, "approval expiry"), func(workflow.Future) { expired = true })
 	for {
 		sel.Select(ctx)
 		if expired {
@@ -70,9 +77,11 @@ func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.Ac
 		switch d.State {
 		case activities.DecisionRejected:
 			r.stage = StageDone
+			r.report(ctx, ActionStatusRejected, runview.Ended("rejected", "by an approver"))
 			return ActionOutcome{Status: "rejected"}, nil
 		case activities.DecisionEnded:
 			r.stage = StageDone
+			r.report(ctx, d.Status, runview.Ended(d.Status, "ended outside this run"))
 			return ActionOutcome{Status: d.Status}, nil
 		case activities.DecisionApproved:
 			out, waitAgain, err := r.executeClaimed(ctx, true)
@@ -80,6 +89,7 @@ func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.Ac
 				return out, err
 			}
 			r.stage = StageAwaitingApproval
+			r.report(ctx, ActionStatusPendingApproval, waiting)
 		default:
 			workflow.GetLogger(ctx).Warn("suspicious: signal without a decision in the store; ignored",
 				"action_id", r.in.ActionID, "signal", woke)
@@ -94,11 +104,12 @@ func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.Ac
 func (r *actionRun) executeClaimed(ctx workflow.Context, mayWait bool) (out ActionOutcome, waitAgain bool, err error) {
 	for {
 		r.stage = StageExecuting
+		r.report(ctx, ActionStatusExecuting, runview.Executing(r.plan.ConnectorCall))
 		var res activities.ExecutionResult
-		err := workflow.ExecuteActivity(ctx, activityRef.ExecuteAction, r.in.ActionID).Get(ctx, &res)
+		err := workflow.ExecuteActivity(summarised(ctx, r.view, r.plan.ConnectorCall), activityRef.ExecuteAction, r.in.ActionID).Get(ctx, &res)
 		switch {
 		case isErrType(err, activities.ErrTypeKillSwitch):
-			r.park(ctx)
+			r.park(ctx, err)
 			continue
 		case isErrType(err, activities.ErrTypeNotOwner):
 			out, err := r.refused(ctx, err)
@@ -110,10 +121,11 @@ func (r *actionRun) executeClaimed(ctx workflow.Context, mayWait bool) (out Acti
 			out, err := r.fail(ctx, "execution failed: "+rootMessage(err))
 			return out, false, err
 		}
-		if err := workflow.ExecuteActivity(ctx, activityRef.RecordActionResult, r.in.ActionID, res).Get(ctx, nil); err != nil {
+		if err := workflow.ExecuteActivity(summarised(ctx, r.view, "record result"), activityRef.RecordActionResult, r.in.ActionID, res).Get(ctx, nil); err != nil {
 			return ActionOutcome{}, false, err
 		}
 		r.stage = StageDone
+		r.report(ctx, ActionStatusCompleted, runview.Ended("completed", r.plan.ConnectorCall))
 		return ActionOutcome{Status: "completed", Result: &res}, false, nil
 	}
 }
@@ -122,6 +134,7 @@ func (r *actionRun) executeClaimed(ctx workflow.Context, mayWait bool) (out Acti
 // own, without touching the action.
 func (r *actionRun) refused(ctx workflow.Context, err error) (ActionOutcome, error) {
 	r.stage = StageDone
+	r.report(ctx, ActionStatusFailed, runview.Ended("failed", "the store does not know this run as the action's own"))
 	workflow.GetLogger(ctx).Warn("suspicious: workflow is not the action's own; ended without effect",
 		"action_id", r.in.ActionID, "error", err)
 	return ActionOutcome{Status: "failed", Error: rootMessage(err)}, nil

@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/vigil-soc/vigil/activities"
+	"github.com/vigil-soc/vigil/runview"
 )
 
 // KillSwitchChange activates or deactivates the kill switch.
@@ -50,9 +51,19 @@ func KillSwitch(ctx workflow.Context, state KillSwitchState) error {
 	// Runs recorded before the store became the only source keep their
 	// original path (whose store write is now a no-op).
 	fromStore := workflow.GetVersion(ctx, changeKillSwitchFromStore, workflow.DefaultVersion, 1) == 1
+	view := fromStore && operatorView(ctx)
+	show := func() {
+		if view {
+			workflow.SetCurrentDetails(ctx, runview.KillSwitchState(state.Active, state.Reason, state.ChangedBy, len(state.Parked)))
+		}
+	}
+	if view {
+		ctx = summarisedLocal(ctx, true, "read the kill switch")
+	}
 	if fromStore {
 		refreshFromStore(ctx, &state)
 	}
+	show()
 	onChange := func(c KillSwitchChange) {
 		if fromStore {
 			refreshFromStore(ctx, &state)
@@ -89,11 +100,13 @@ func KillSwitch(ctx workflow.Context, state KillSwitchState) error {
 		var ch KillSwitchChange
 		c.Receive(ctx, &ch)
 		onChange(ch)
+		show()
 	})
 	sel.AddReceive(parks, func(c workflow.ReceiveChannel, _ bool) {
 		var id string
 		c.Receive(ctx, &id)
 		onPark(id)
+		show()
 	})
 	for handled < killSwitchSignalsPerRun {
 		sel.Select(ctx)

@@ -16,11 +16,28 @@ var (
 	SearchIncidentType   = temporal.NewSearchAttributeKeyKeyword("IncidentType")
 	SearchActionType     = temporal.NewSearchAttributeKeyKeyword("ActionType")
 	SearchPlaybookName   = temporal.NewSearchAttributeKeyKeyword("PlaybookName")
+	// SearchActionStatus is an Action run's state, kept current by the
+	// run itself: pending_approval, executing, completed, failed, rejected.
+	SearchActionStatus = temporal.NewSearchAttributeKeyKeyword("ActionStatus")
+	// SearchApprovalLevel is the level a waiting action needs.
+	SearchApprovalLevel = temporal.NewSearchAttributeKeyKeyword("ApprovalLevel")
+)
+
+// Values of SearchActionStatus.
+const (
+	ActionStatusPendingApproval = "pending_approval"
+	ActionStatusExecuting       = "executing"
+	ActionStatusCompleted       = "completed"
+	ActionStatusFailed          = "failed"
+	ActionStatusRejected        = "rejected"
 )
 
 // SearchAttributeNames lists the custom search attributes Vigil uses, for
-// registering them on a namespace.
-var SearchAttributeNames = []string{"IncidentNumber", "Severity", "IncidentType", "ActionType", "PlaybookName"}
+// registering them on a namespace. All are Keyword attributes, and SQL
+// visibility (PostgreSQL, MySQL, SQLite) allows 10 custom Keyword
+// attributes per namespace: Vigil uses 7 of them, leaving 3.
+var SearchAttributeNames = []string{"IncidentNumber", "Severity", "IncidentType", "ActionType", "PlaybookName",
+	"ActionStatus", "ApprovalLevel"}
 
 // TriageWorkflowID is the ID of one triage run of an incident.
 func TriageWorkflowID(incidentID, triageID string) string {

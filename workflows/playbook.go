@@ -10,6 +10,7 @@ import (
 
 	"github.com/vigil-soc/vigil/activities"
 	"github.com/vigil-soc/vigil/playbook"
+	"github.com/vigil-soc/vigil/runview"
 )
 
 // PlaybookRunWorkflowID is the ID of one playbook execution.
@@ -53,6 +54,11 @@ type playbookRun struct {
 	records   []activities.StepRecord
 	completed int
 	status    string
+	// view is set when the run describes itself to the Temporal UI (see
+	// changeOperatorView); begun counts the steps begun, for "step N of M".
+	view     bool
+	begun    int
+	children map[string]stepLabel
 }
 
 // Playbook interprets a playbook version step by step: action steps run as
@@ -81,8 +87,11 @@ func Playbook(ctx workflow.Context, in PlaybookInput) (PlaybookOutcome, error) {
 		}
 		in = r.in
 	}
+	if r.view = operatorView(ctx); r.view {
+		r.followChildren(ctx)
+	}
 	var inc playbook.IncidentEnv
-	if err := workflow.ExecuteActivity(ctx, activityRef.LoadPlaybookIncident, in.IncidentID).Get(ctx, &inc); err != nil {
+	if err := workflow.ExecuteActivity(summarised(ctx, r.view, "load incident"), activityRef.LoadPlaybookIncident, in.IncidentID).Get(ctx, &inc); err != nil {
 		return r.finish(ctx, "failed", "load incident: "+err.Error())
 	}
 	r.env = playbook.Env{Incident: inc, Variables: mergeVariables(in.Definition.Variables, in.Variables),
@@ -164,12 +173,13 @@ func mergeVariables(defaults, overrides map[string]any) map[string]any {
 // waitWhileHalted parks the run between steps while the kill switch is on.
 func (r *playbookRun) waitWhileHalted(ctx workflow.Context) {
 	for {
-		var halted bool
-		if err := workflow.ExecuteLocalActivity(ctx, activityRef.KillSwitchActive).Get(ctx, &halted); err != nil || !halted {
+		halted, reason, err := r.killSwitch(ctx)
+		if err != nil || !halted {
 			return
 		}
 		r.status = "paused_by_kill_switch"
-		parkUntilResumed(ctx)
+		r.show(ctx, runview.Parked(reason))
+		parkUntilResumed(ctx, r.view)
 		r.status = "running"
 	}
 }
@@ -221,7 +231,7 @@ func (r *playbookRun) runStep(ctx workflow.Context, step playbook.Step) error {
 		if question, err = playbook.RenderText(step.AIAnalysis.Question, r.env); err != nil {
 			break
 		}
-		err = workflow.ExecuteActivity(ctx, activityRef.AnswerQuestion, r.in.IncidentID, question).Get(ctx, &ans)
+		err = workflow.ExecuteActivity(summarised(ctx, r.view, "AI analysis: "+step.Name), activityRef.AnswerQuestion, r.in.IncidentID, question).Get(ctx, &ans)
 		out = map[string]any{"answer": ans.Answer, "classification": ans.Classification,
 			"confidence": ans.Confidence, "analyzer": ans.Analyzer}
 	default:
@@ -245,14 +255,14 @@ func (r *playbookRun) runAction(ctx workflow.Context, step playbook.Step) (map[s
 		return nil, err
 	}
 	var rec activities.RecommendedAction
-	err = workflow.ExecuteActivity(ctx, activityRef.CreatePlaybookAction, activities.PlaybookActionRequest{
+	err = workflow.ExecuteActivity(summarised(ctx, r.view, "record action "+step.Action), activityRef.CreatePlaybookAction, activities.PlaybookActionRequest{
 		ExecutionID: r.in.ExecutionID, IncidentID: r.in.IncidentID, Step: step.Name,
 		ActionType: step.Action, Parameters: params,
 	}).Get(ctx, &rec)
 	if err != nil {
 		return nil, err
 	}
-	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+	opts := workflow.ChildWorkflowOptions{
 		WorkflowID:            ActionWorkflowID(rec.ActionID),
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		TypedSearchAttributes: temporal.NewSearchAttributes(
@@ -260,7 +270,12 @@ func (r *playbookRun) runAction(ctx workflow.Context, step playbook.Step) (map[s
 			SearchSeverity.ValueSet(rec.Severity), SearchIncidentType.ValueSet(rec.IncidentType),
 			SearchPlaybookName.ValueSet(r.in.Definition.Name),
 		),
-	})
+	}
+	if r.view {
+		opts.StaticSummary, opts.StaticDetails = rec.Summary, rec.Details
+		r.children[rec.ActionID] = r.labelOf(step)
+	}
+	cctx := workflow.WithChildOptions(ctx, opts)
 	var outcome ActionOutcome
 	if err := workflow.ExecuteChildWorkflow(cctx, Action, ActionInput{ActionID: rec.ActionID}).Get(ctx, &outcome); err != nil {
 		return nil, err
@@ -282,6 +297,10 @@ func (r *playbookRun) runAction(ctx workflow.Context, step playbook.Step) (map[s
 func (r *playbookRun) begin(ctx workflow.Context, step playbook.Step) int {
 	now := workflow.Now(ctx).UTC()
 	r.records = append(r.records, activities.StepRecord{Name: step.Name, Kind: step.Kind(), Status: "running", StartedAt: &now})
+	if r.view {
+		r.begun++
+		r.show(ctx, r.labelOf(step).String(""))
+	}
 	// Take the index before saving: saving yields, and a parallel branch
 	// may append its own record meanwhile.
 	idx := len(r.records) - 1
@@ -308,7 +327,7 @@ func (r *playbookRun) end(ctx workflow.Context, idx int, out map[string]any, err
 // stored when it ends, so a step costs the same however long the playbook
 // is. A failed write is logged; the run goes on.
 func (r *playbookRun) save(ctx workflow.Context) {
-	err := workflow.ExecuteLocalActivity(ctx, activityRef.RecordPlaybookProgress, r.in.ExecutionID, r.completed).Get(ctx, nil)
+	err := workflow.ExecuteLocalActivity(summarisedLocal(ctx, r.view, "record progress"), activityRef.RecordPlaybookProgress, r.in.ExecutionID, r.completed).Get(ctx, nil)
 	if err != nil {
 		workflow.GetLogger(ctx).Warn("playbook progress not recorded", "error", err)
 	}
@@ -316,8 +335,10 @@ func (r *playbookRun) save(ctx workflow.Context) {
 
 func (r *playbookRun) finish(ctx workflow.Context, status, reason string) (PlaybookOutcome, error) {
 	r.status = status
+	r.show(ctx, runview.Ended(status, fmt.Sprintf("%d of %d steps completed", r.completed, r.in.Definition.StepCount())))
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
+	dctx = summarised(dctx, r.view, "record the run as "+status)
 	err := workflow.ExecuteActivity(dctx, activityRef.FinishPlaybookExecution, r.in.ExecutionID, status, reason, r.records, r.completed).Get(dctx, nil)
 	if err != nil {
 		return PlaybookOutcome{}, err

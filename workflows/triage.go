@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"fmt"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -8,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/vigil-soc/vigil/activities"
+	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/triage"
 )
 
@@ -47,38 +49,43 @@ func Triage(ctx workflow.Context, in TriageInput) (TriageResult, error) {
 			MaximumAttempts:    10,
 		},
 	})
-	res, err := runTriage(ctx, in)
+	view := operatorView(ctx)
+	res, err := runTriage(ctx, in, view)
 	if err != nil {
 		// The failure must be recorded even if this workflow was cancelled.
 		dctx, cancel := workflow.NewDisconnectedContext(ctx)
 		defer cancel()
-		_ = workflow.ExecuteActivity(dctx, activityRef.FailTriage, in.TriageID, err.Error()).Get(dctx, nil)
+		_ = workflow.ExecuteActivity(summarised(dctx, view, "record failure"), activityRef.FailTriage, in.TriageID, err.Error()).Get(dctx, nil)
 		return TriageResult{}, err
+	}
+	if view {
+		workflow.SetCurrentDetails(ctx, runview.Ended("completed", fmt.Sprintf("%s (%.0f%% confidence), %d actions requested",
+			res.Verdict.Classification, res.Verdict.Confidence*100, len(res.RequestedActions))))
 	}
 	return res, nil
 }
 
-func runTriage(ctx workflow.Context, in TriageInput) (TriageResult, error) {
+func runTriage(ctx workflow.Context, in TriageInput, view bool) (TriageResult, error) {
 	var ev activities.Evidence
-	if err := workflow.ExecuteActivity(ctx, activityRef.ExtractIndicators, in.IncidentID).Get(ctx, &ev); err != nil {
+	if err := workflow.ExecuteActivity(summarised(ctx, view, "extract indicators"), activityRef.ExtractIndicators, in.IncidentID).Get(ctx, &ev); err != nil {
 		return TriageResult{}, err
 	}
 	// Enrichment was added after the first release of this workflow; runs
 	// recorded before it keep their original path.
 	enriched := workflow.GetVersion(ctx, "enrich-indicators", workflow.DefaultVersion, 1) == 1
 	if enriched {
-		if err := workflow.ExecuteActivity(ctx, activityRef.EnrichIndicators, ev).Get(ctx, &ev); err != nil {
+		if err := workflow.ExecuteActivity(summarised(ctx, view, "enrich indicators"), activityRef.EnrichIndicators, ev).Get(ctx, &ev); err != nil {
 			return TriageResult{}, err
 		}
 	}
 	var analysis triage.Analysis
-	if err := workflow.ExecuteActivity(analysisOptions(ctx), activityRef.AnalyzeIncident, ev).Get(ctx, &analysis); err != nil {
+	if err := workflow.ExecuteActivity(summarised(analysisOptions(ctx), view, "analyse incident"), activityRef.AnalyzeIncident, ev).Get(ctx, &analysis); err != nil {
 		return TriageResult{}, err
 	}
 	var rec activities.TriageRecord
 	var err error
 	if enriched {
-		err = workflow.ExecuteActivity(ctx, activityRef.RecordVerdictWithIntel, in.TriageID, ev, analysis).Get(ctx, &rec)
+		err = workflow.ExecuteActivity(summarised(ctx, view, "record verdict"), activityRef.RecordVerdictWithIntel, in.TriageID, ev, analysis).Get(ctx, &rec)
 	} else {
 		err = workflow.ExecuteActivity(ctx, activityRef.RecordVerdict, in.TriageID, ev.Indicators, analysis).Get(ctx, &rec)
 	}
@@ -95,7 +102,7 @@ func runTriage(ctx workflow.Context, in TriageInput) (TriageResult, error) {
 	// Requesting actions was added after the first release of this
 	// workflow; runs recorded before it keep their original path.
 	if workflow.GetVersion(ctx, "request-recommended-actions", workflow.DefaultVersion, 1) == 1 && in.RequestActions {
-		ids, err := requestRecommendedActions(ctx, in)
+		ids, err := requestRecommendedActions(ctx, in, view)
 		if err != nil {
 			return TriageResult{}, err
 		}
@@ -107,14 +114,14 @@ func runTriage(ctx workflow.Context, in TriageInput) (TriageResult, error) {
 // requestRecommendedActions creates the recommended actions and starts an
 // Action workflow for each. The children outlive the triage run, which
 // does not wait for approvals.
-func requestRecommendedActions(ctx workflow.Context, in TriageInput) ([]string, error) {
+func requestRecommendedActions(ctx workflow.Context, in TriageInput, view bool) ([]string, error) {
 	var recs []activities.RecommendedAction
-	if err := workflow.ExecuteActivity(ctx, activityRef.PrepareRecommendedActions, in.IncidentID, in.TriageID).Get(ctx, &recs); err != nil {
+	if err := workflow.ExecuteActivity(summarised(ctx, view, "prepare recommended actions"), activityRef.PrepareRecommendedActions, in.IncidentID, in.TriageID).Get(ctx, &recs); err != nil {
 		return nil, err
 	}
 	ids := make([]string, 0, len(recs))
 	for _, r := range recs {
-		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		opts := workflow.ChildWorkflowOptions{
 			WorkflowID:            ActionWorkflowID(r.ActionID),
 			ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
 			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
@@ -124,7 +131,11 @@ func requestRecommendedActions(ctx workflow.Context, in TriageInput) ([]string, 
 				SearchSeverity.ValueSet(r.Severity),
 				SearchIncidentType.ValueSet(r.IncidentType),
 			),
-		})
+		}
+		if view {
+			opts.StaticSummary, opts.StaticDetails = r.Summary, r.Details
+		}
+		cctx := workflow.WithChildOptions(ctx, opts)
 		child := workflow.ExecuteChildWorkflow(cctx, Action, ActionInput{ActionID: r.ActionID})
 		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
 			workflow.GetLogger(ctx).Warn("recommended action not started", "action_id", r.ActionID, "error", err)

@@ -86,6 +86,7 @@ func parseConfig(name string, args []string, extra func(*flag.FlagSet)) (app.Con
 	fs.StringVar(&cfg.TemporalNamespace, "temporal-namespace", cfg.TemporalNamespace, "Temporal namespace (TEMPORAL_NAMESPACE)")
 	fs.StringVar(&cfg.LogFormat, "log-format", cfg.LogFormat, "text or json (VIGIL_LOG_FORMAT)")
 	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel, "debug, info, warn or error (VIGIL_LOG_LEVEL)")
+	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "address operators reach Vigil at, for links from the Temporal UI (VIGIL_PUBLIC_URL)")
 	if extra != nil {
 		extra(fs)
 	}

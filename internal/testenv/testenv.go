@@ -62,7 +62,8 @@ func TemporalBinary() (string, error) {
 // SearchAttributeNames mirrors workflows.SearchAttributeNames; this
 // package cannot import workflows (tests of packages the workflows import
 // use it), and a test in workflows keeps the two lists equal.
-var SearchAttributeNames = []string{"IncidentNumber", "Severity", "IncidentType", "ActionType", "PlaybookName"}
+var SearchAttributeNames = []string{"IncidentNumber", "Severity", "IncidentType", "ActionType", "PlaybookName",
+	"ActionStatus", "ApprovalLevel"}
 
 // DevServerArgs are the start-dev flags Vigil needs: its search attributes
 // and a fast task hand-off.
