@@ -158,6 +158,9 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 
 	var w worker.Worker
 	if mode == ModeServe || mode == ModeWorker {
+		if err := EnsureSearchAttributes(ctx, tc, cfg.TemporalNamespace, log); err != nil {
+			return err
+		}
 		w = NewWorkerLinking(tc, st, svc, log, cfg.ShutdownTimeout, runview.Links{PublicURL: cfg.PublicURL})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
