@@ -38,7 +38,8 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 		ind = ExtractIndicators(inc.RawData)
 	}
 	var a Analysis
-	kind := incidentKind(inc.IncidentType)
+	fields := normalize(inc, ind)
+	kind := analysisKind(inc.IncidentType, fields)
 	switch kind {
 	case kindPhishing:
 		a = analyzePhishing(ind, newDoc(inc.RawData))
@@ -49,6 +50,7 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 	default:
 		a = analyzeGeneric(inc, ind)
 	}
+	a = applyRules(kind, a, fields, builtinRules.evaluate(kind, fields))
 	a = applyIntel(kind, a, inc.Intel)
 	a.trail = nil
 	if a.RecommendedActions == nil {
@@ -88,6 +90,9 @@ type signal struct {
 type evidence struct {
 	label   string
 	signals []signal
+	// rules is set once verdict rules have added evidence; it lets the
+	// generic kind use real thresholds instead of staying undecided.
+	rules bool
 }
 
 func (ev *evidence) add(weight float64, format string, args ...any) {
