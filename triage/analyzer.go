@@ -93,6 +93,9 @@ type evidence struct {
 	// rules is set once verdict rules have added evidence; it lets the
 	// generic kind use real thresholds instead of staying undecided.
 	rules bool
+	// resolved is set when a rule judged the red flags themselves benign
+	// (see Rule.Resolves).
+	resolved bool
 }
 
 func (ev *evidence) add(weight float64, format string, args ...any) {
@@ -155,7 +158,7 @@ func (t thresholds) classify(ev *evidence) string {
 		return ClassMalicious
 	case s >= t.suspicious:
 		return ClassSuspicious
-	case s <= t.benign && ev.strongest() < t.maxPositiveForBenign:
+	case s <= t.benign && (ev.strongest() < t.maxPositiveForBenign || ev.resolved):
 		return ClassBenign
 	}
 	return ClassUnknown

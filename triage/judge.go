@@ -33,6 +33,7 @@ func applyRules(kind string, a Analysis, f Fields, hits []ruleHit) Analysis {
 	suffix := a.Verdict.Reasoning[len(prefix):]
 	for _, h := range hits {
 		ev.add(h.rule.Weight, "%s", h.describe())
+		ev.resolved = ev.resolved || h.rule.Resolves
 	}
 	ev.rules = true
 	to := reclassify(kind, ev)

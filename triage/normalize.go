@@ -187,7 +187,7 @@ func readAlert(d *doc) AlertFields {
 		Title:    d.str("title", "alertname", "name", "searchname", "rulename", "detectname", "threatname", "eventtype", "type"),
 		Category: strings.ToLower(d.str("category", "classification", "threatclassification", "securitydomain")),
 	}
-	a.Text = lowerJoin(append(d.strs("title", "alertname", "description", "category", "searchname", "rulename", "detectname", "detectdescription", "threatname", "type", "determination", "classification", "name", "eventtype", "subject", "comment", "tags"), ""))
+	a.Text = lowerJoin(append(d.strs("title", "alertname", "description", "category", "searchname", "rulename", "detectname", "detectdescription", "threatname", "type", "determination", "classification", "name", "eventtype", "subject", "comment", "tags", "justification", "reason", "note", "policyname", "policy", "action"), ""))
 	a.VendorVerdict = vendorVerdict(d)
 	a.Action = vendorAction(d)
 	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
@@ -209,13 +209,24 @@ func readAlert(d *doc) AlertFields {
 // Graph classification/determination, SentinelOne analystVerdict and
 // confidenceLevel, Proofpoint classification or CrowdStrike status.
 func vendorVerdict(d *doc) string {
-	for _, s := range d.strs("analystverdict", "classification", "determination", "verdict", "disposition", "status", "confidencelevel", "threatstatus", "resolution", "incidentstatus", "scanresult") {
+	// Fields are tried in order of authority: an analyst's resolution
+	// outranks the engine's own confidence.
+	for _, name := range []string{"analystverdict", "determination", "classification", "verdict", "resolution", "disposition", "status", "incidentstatus", "threatstatus", "confidencelevel", "scanresult"} {
+		if v := vendorVerdictOf(d.str(name)); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func vendorVerdictOf(s string) string {
+	{
 		switch k := normKey(s); k {
 		case "falsepositive", "benignpositive", "informationalexpectedactivity", "notmalicious", "lineofbusinessapplication", "benign", "clean", "falsealarm":
 			return "false_positive"
 		case "truepositive", "malicious", "malware", "phish", "phishing", "ransomware", "confirmedactivity", "compromisedaccount", "multistagedattack", "maliciouspayload":
 			return "malicious"
-		case "suspicious", "suspicious_activity", "suspiciousactivity", "unwantedsoftware":
+		case "suspicious", "suspiciousactivity", "unwantedsoftware":
 			return "suspicious"
 		}
 	}

@@ -32,6 +32,10 @@ type Rule struct {
 	// Evidence is an expression whose value is quoted in the reasoning.
 	Evidence string   `yaml:"evidence"`
 	Attack   []string `yaml:"attack"`
+	// Resolves marks a benign rule that judges the red flags themselves
+	// (an analyst's false-positive resolution): when it fires, one strong
+	// malicious signal no longer bars a benign verdict on its own.
+	Resolves bool `yaml:"resolves"`
 
 	when, evidence *vm.Program
 }
@@ -152,6 +156,9 @@ func (r *Rule) compile() error {
 		return errors.New("weight must be non-zero and within -1..1")
 	case strings.TrimSpace(r.Explanation) == "":
 		return errors.New("explanation is required")
+	}
+	if r.Resolves && r.Weight > 0 {
+		return errors.New("only a benign (negative) rule can resolve")
 	}
 	for _, k := range r.Kinds {
 		if !validKinds[k] {
