@@ -160,6 +160,44 @@ func (t thresholds) classify(ev *evidence) string {
 		return ClassSuspicious
 	case s <= t.benign && (ev.strongest() < t.maxPositiveForBenign || ev.resolved):
 		return ClassBenign
+	case s <= t.benign:
+		// A serious red flag outweighed by context still deserves a look.
+		return ClassSuspicious
+	}
+	return ev.lean(t)
+}
+
+// substantive is the smallest weight that counts as evidence when the net
+// score falls between the thresholds; smaller signals (an observable to
+// enrich, a hash to hunt) are bookkeeping, not findings.
+const substantive = 0.1
+
+// lean decides a score between the benign and suspicious thresholds. With
+// real findings the side that weighs more wins, so weak evidence still
+// gives an answer; unknown is left for no findings at all, or for strong
+// findings on both sides that cancel out.
+func (ev *evidence) lean(t thresholds) string {
+	var pos, neg float64
+	for _, sg := range ev.signals {
+		switch {
+		case sg.weight >= substantive:
+			pos += sg.weight
+		case sg.weight <= -substantive:
+			neg -= sg.weight
+		}
+	}
+	s := ev.score()
+	switch {
+	case pos == 0 && neg == 0:
+		return ClassUnknown
+	case pos >= 0.3 && neg >= 0.3 && math.Abs(s) < substantive:
+		return ClassUnknown
+	case s > 0:
+		return ClassSuspicious
+	case s < 0 && (ev.strongest() < t.maxPositiveForBenign || ev.resolved):
+		return ClassBenign
+	case s < 0:
+		return ClassSuspicious
 	}
 	return ClassUnknown
 }

@@ -5,7 +5,7 @@ import "strings"
 // genericRuleThresholds apply to alerts outside the three main families once
 // at least one rule has given evidence; without any, the generic analyzer
 // still only answers suspicious or unknown.
-var genericRuleThresholds = thresholds{malicious: 0.70, suspicious: 0.25, benign: -0.25, maxPositiveForBenign: 0.25}
+var genericRuleThresholds = thresholds{malicious: 0.70, suspicious: 0.25, benign: -0.25, maxPositiveForBenign: 0.30}
 
 // analysisKind picks the analyzer: the family detected from the payload
 // wins over the caller's incident type, which is often generic ("alert")

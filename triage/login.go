@@ -9,7 +9,7 @@ import (
 
 // A single benign signal is enough for a benign login verdict as long as
 // nothing meaningfully suspicious fired; most sign-ins are legitimate.
-var loginThresholds = thresholds{malicious: 0.65, suspicious: 0.25, benign: -0.10, maxPositiveForBenign: 0.20}
+var loginThresholds = thresholds{malicious: 0.65, suspicious: 0.25, benign: -0.10, maxPositiveForBenign: 0.30}
 
 // previousLoginKeys hold the earlier sign-in that impossible-travel checks
 // compare against; they are kept out of the current-login view so that their

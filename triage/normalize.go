@@ -97,7 +97,10 @@ func detectShape(raw map[string]any, d *doc) (shape, format string) {
 			}
 		}
 		if ok {
-			if p.format == "okta" && !strings.Contains(strings.ToLower(d.str("eventtype")), "user.") {
+			if p.format == "okta" && !oktaEvent(d) {
+				continue
+			}
+			if p.format == "crowdstrike" && oktaEvent(d) {
 				continue
 			}
 			return p.shape, p.format
@@ -258,4 +261,17 @@ func correlatedUserAction(d *doc) bool {
 // containsAnyTerm reports whether any term occurs in text as a substring.
 func containsAnyTerm(text string, terms ...string) bool {
 	return firstSubstring(text, terms) != ""
+}
+
+// oktaEvent reports whether the payload carries Okta System Log event
+// types (user.*, system.push.*, policy.*), whose keys can otherwise look
+// like an EDR's.
+func oktaEvent(d *doc) bool {
+	for _, t := range d.strs("eventtype") {
+		t = strings.ToLower(t)
+		if strings.HasPrefix(t, "user.") || strings.HasPrefix(t, "system.push") || strings.HasPrefix(t, "policy.") {
+			return true
+		}
+	}
+	return false
 }

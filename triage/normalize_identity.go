@@ -122,6 +122,7 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	}
 	f.SelfService = containsAnyTerm(normKey(f.Event+" "+cur.str("category", "operationname", "activity")), "selfservice", "resetpassword", "updatepassword", "passwordchange", "factoractivate", "mfaregistration", "registersecurityinfo", "enrollfactor")
 	f.Admin = privileged(cur) != ""
+	readIdentityEvents(&f, cur)
 	return f
 }
 

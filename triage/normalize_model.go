@@ -80,6 +80,12 @@ type IdentityFields struct {
 	ExpectedTravel bool    `expr:"expected_travel" json:"expected_travel,omitempty"`
 	SelfService    bool    `expr:"self_service" json:"self_service,omitempty"`
 	Admin          bool    `expr:"admin" json:"admin,omitempty"`
+	// PhishResistant is set for authenticators that cannot be relayed
+	// (security key, FIDO2, passkey, Windows Hello, signed nonce).
+	PhishResistant bool `expr:"phish_resistant" json:"phish_resistant,omitempty"`
+	// AccountTamper is set when the session went on to remove a second
+	// factor, replace recovery details or forward mail away.
+	AccountTamper bool `expr:"account_tamper" json:"account_tamper,omitempty"`
 	// Event is the lowercased vendor event name (login_success,
 	// user.session.start, ...).
 	Event string `expr:"event" json:"event,omitempty"`
