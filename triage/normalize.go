@@ -194,7 +194,7 @@ func readAlert(d *doc) AlertFields {
 	a.VendorVerdict = vendorVerdict(d)
 	a.Action = vendorAction(d)
 	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
-		strings.EqualFold(d.str("determination"), "securitytesting")
+		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d)
 	a.CorrelatedUserAction = correlatedUserAction(d)
 	seen := map[string]bool{}
 	for _, s := range d.strs("mitretechniques", "techniqueid", "techniques", "attacktechniques", "mitreattack") {
@@ -214,7 +214,7 @@ func readAlert(d *doc) AlertFields {
 func vendorVerdict(d *doc) string {
 	// Fields are tried in order of authority: an analyst's resolution
 	// outranks the engine's own confidence.
-	for _, name := range []string{"analystverdict", "determination", "classification", "verdict", "resolution", "disposition", "status", "incidentstatus", "threatstatus", "confidencelevel", "scanresult"} {
+	for _, name := range []string{"analystverdict", "determination", "threatstatus", "classification", "verdict", "resolution", "disposition", "status", "incidentstatus", "confidencelevel", "scanresult"} {
 		if v := vendorVerdictOf(d.str(name)); v != "" {
 			return v
 		}
@@ -225,7 +225,7 @@ func vendorVerdict(d *doc) string {
 func vendorVerdictOf(s string) string {
 	{
 		switch k := normKey(s); k {
-		case "falsepositive", "benignpositive", "informationalexpectedactivity", "notmalicious", "lineofbusinessapplication", "benign", "clean", "falsealarm":
+		case "falsepositive", "benignpositive", "informationalexpectedactivity", "notmalicious", "lineofbusinessapplication", "benign", "clean", "falsealarm", "cleared", "securitytesting", "authorizedtest":
 			return "false_positive"
 		case "truepositive", "malicious", "malware", "phish", "phishing", "ransomware", "confirmedactivity", "compromisedaccount", "multistagedattack", "maliciouspayload":
 			return "malicious"
@@ -270,6 +270,18 @@ func oktaEvent(d *doc) bool {
 	for _, t := range d.strs("eventtype") {
 		t = strings.ToLower(t)
 		if strings.HasPrefix(t, "user.") || strings.HasPrefix(t, "system.push") || strings.HasPrefix(t, "policy.") {
+			return true
+		}
+	}
+	return false
+}
+
+// simulationMarker spots the headers and fields that phishing-simulation
+// and attack-simulation tools stamp on their traffic (X-PHISHTEST and its
+// kin), which an organisation allow-lists for its awareness campaigns.
+func simulationMarker(d *doc) bool {
+	for _, e := range d.entries {
+		if strings.Contains(e.key, "phishtest") || strings.Contains(e.key, "phishsim") || strings.HasPrefix(e.key, "xkb4") || e.key == "simulationid" || e.key == "attacksimulation" {
 			return true
 		}
 	}

@@ -33,12 +33,23 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.SPF, f.DKIM, f.DMARC = m.auth["spf"], m.auth["dkim"], m.auth["dmarc"]
 	f.AuthAligned = f.DMARC == "pass" && (f.SPF == "pass" || f.DKIM == "pass") || m.auth["compauth"] == "pass"
 	f.AuthFailed = f.DMARC == "fail" || f.SPF == "fail" && f.DKIM != "pass" || m.auth["compauth"] == "fail"
+	if dir := normKey(d.str("emaildirection", "direction", "antispamdirection", "directionality")); dir == "intraorg" || dir == "internal" {
+		f.Internal = true
+	}
+	if f.Internal && m.senderDomain != "" {
+		// Links to the organisation's own tenant are judged against its
+		// own domain, which internal mail carries as the sender's.
+		m.orgDomains = append(m.orgDomains, registrableDomain(m.senderDomain))
+	}
 	f.ReplyToMismatch = m.replyToDomain != "" && m.senderDomain != "" && registrableDomain(m.replyToDomain) != registrableDomain(m.senderDomain)
 	if n, ok := d.number("senderdomainage", "domainage", "domainagedays", "senderdomainagedays", "domainagedays", "registrationagedays"); ok {
 		f.SenderAgeDays = int(n)
 	}
 	if v, ok := d.boolean("newdomain", "newlyregistereddomain", "isnewdomain", "newlyregistered", "domainnewlyregistered"); ok && v {
 		f.NewDomain = true
+	}
+	if f.SenderAgeDays < 0 {
+		f.SenderAgeDays = registeredDaysBefore(d)
 	}
 	if f.SenderAgeDays >= 0 && f.SenderAgeDays < 30 {
 		f.NewDomain = true
@@ -49,6 +60,9 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		f.Lookalike = a || b
 	}
 	if v, ok := d.boolean("similardomain", "similarinternaldomain", "similarexternaldomain"); ok && v {
+		f.Lookalike = true
+	}
+	if containsAnyTerm(normKey(lowerJoin(d.strs("threatdetectionmethods", "detectionmethods", "impersonationtype", "impersonationresults"))), "domainimpersonation", "similarinternaldomain", "homoglyph") {
 		f.Lookalike = true
 	}
 	hosts := map[string]bool{}
@@ -107,7 +121,7 @@ func readDefenderAuth(d *doc, auth map[string]string) {
 // ThreatTypes, Proofpoint classification, Mimecast scan results and
 // generic threat fields. Spam and bulk are kept apart from phishing.
 func emailThreatType(d *doc) string {
-	text := normKey(lowerJoin(d.strs("threattypes", "threattype", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus")))
+	text := normKey(lowerJoin(d.strs("threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus")))
 	switch {
 	case strings.Contains(text, "malware") || strings.Contains(text, "virus"):
 		return "malware"
@@ -133,4 +147,19 @@ func emailDelivery(d *doc) string {
 		}
 	}
 	return ""
+}
+
+// registeredDaysBefore reads a sender-domain registration date
+// (domainRegistered, domainCreated) and returns its age in days at the
+// time of the alert, or -1 when either date is missing.
+func registeredDaysBefore(d *doc) int {
+	reg, ok := parseTime(d.str("domainregistered", "domaincreated", "domaincreationdate", "senderdomaincreated", "registrationdate"))
+	if !ok {
+		return -1
+	}
+	at, ok := eventTime(d)
+	if !ok || at.Before(reg) {
+		return -1
+	}
+	return int(at.Sub(reg).Hours() / 24)
 }
