@@ -194,7 +194,7 @@ func readAlert(d *doc) AlertFields {
 	a.VendorVerdict = vendorVerdict(d)
 	a.Action = vendorAction(d)
 	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
-		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d)
+		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || testFileHash(d)
 	a.CorrelatedUserAction = correlatedUserAction(d)
 	seen := map[string]bool{}
 	for _, s := range d.strs("mitretechniques", "techniqueid", "techniques", "attacktechniques", "mitreattack") {
@@ -282,6 +282,20 @@ func oktaEvent(d *doc) bool {
 func simulationMarker(d *doc) bool {
 	for _, e := range d.entries {
 		if strings.Contains(e.key, "phishtest") || strings.Contains(e.key, "phishsim") || strings.HasPrefix(e.key, "xkb4") || e.key == "simulationid" || e.key == "attacksimulation" {
+			return true
+		}
+	}
+	return false
+}
+
+// testFileHashes are the published hashes of the EICAR anti-virus test
+// file (MD5, SHA-1, SHA-256): harmless by design, used to check that
+// detection works.
+var testFileHashes = setOf("44d88612fea8a8f36de82e1278abb02f", "3395856ce81f2b7382dee72602f798b642f14140", "275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f")
+
+func testFileHash(d *doc) bool {
+	for _, e := range d.entries {
+		if s, ok := e.val.(string); ok && testFileHashes[strings.ToLower(strings.TrimSpace(s))] {
 			return true
 		}
 	}

@@ -33,7 +33,7 @@ var trustedPublishers = []string{
 	"citrix systems", "cisco systems", "zoom video communications", "slack technologies",
 	"dropbox, inc", "intel corporation", "nvidia corporation", "dell inc", "hp inc",
 	"lenovo", "jetbrains s.r.o", "github, inc", "docker inc", "crowdstrike, inc", "sentinel labs",
-	"notepad++", "7-zip", "igor pavlov", "python software foundation", "node.js foundation", "openjs foundation",
+	"notepad++", "7-zip", "software signing (apple)", "apple mac os application signing", "developer id application: jamf", "teamviewer germany", "jamf", "igor pavlov", "python software foundation", "node.js foundation", "openjs foundation",
 }
 
 func readEndpointFields(d *doc, ind Indicators) EndpointFields {
