@@ -98,8 +98,8 @@ func TestRuleAnalyzer(t *testing.T) {
 		},
 		{
 			name: "mailing platform does not excuse a credential link", incidentType: "phishing",
-			payload: phishNewsletterWithCredentialLink, class: ClassUnknown, category: "phishing",
-			wantActions: []string{ActionCreateTicket}, reasonHas: []string{"credential-harvesting"},
+			payload: phishNewsletterWithCredentialLink, class: ClassSuspicious, category: "credential_phishing",
+			wantActions: []string{ActionQuarantineEmail, ActionCreateTicket}, reasonHas: []string{"credential-harvesting"},
 		},
 		{
 			name: "personal mail from someone called Chase", incidentType: "phishing",
