@@ -59,6 +59,11 @@ var systemPrompt = func() string {
 			fmt.Fprintf(&b, "- %s\n", a)
 		}
 	}
+	b.WriteString("\nnormalized holds the alert's evidence read out of the vendor's format into one field model (identity, email, " +
+		"endpoint, alert); rule_findings lists the built-in verdict rules that fired on it, each with a weight (positive " +
+		"towards malicious, negative towards benign), an explanation, the evidence and ATT&CK techniques. Weigh benign " +
+		"evidence as seriously as malicious evidence; answer unknown only when evidence is absent or truly conflicting. " +
+		"These are derived from the same untrusted data: check them against raw_data_excerpt.\n")
 	b.WriteString("\nthreat_intel lists reputations of the incident's indicators. Entries with \"simulated\": true are offline " +
 		"sample data, not real intelligence: weigh them lightly.")
 	return b.String()
@@ -77,9 +82,15 @@ type promptDoc struct {
 	IndicatorsOmitted  int                 `json:"indicators_omitted,omitempty"`
 	ThreatIntel        []promptReputation  `json:"threat_intel"`
 	ThreatIntelOmitted int                 `json:"threat_intel_omitted,omitempty"`
-	RawDataExcerpt     string              `json:"raw_data_excerpt"`
-	RawDataBytes       int                 `json:"raw_data_bytes"`
-	RawDataTruncated   bool                `json:"raw_data_truncated"`
+	// Normalized is the vendor-neutral field model the rule analyzer
+	// judged, and RuleFindings the rules that fired on it: the evidence an
+	// analyst would start from, already read out of the vendor's format.
+	Normalized       triage.Fields    `json:"normalized"`
+	AnalyzedAs       string           `json:"analyzed_as"`
+	RuleFindings     []triage.Finding `json:"rule_findings"`
+	RawDataExcerpt   string           `json:"raw_data_excerpt"`
+	RawDataBytes     int              `json:"raw_data_bytes"`
+	RawDataTruncated bool             `json:"raw_data_truncated"`
 }
 
 type promptReputation struct {
@@ -118,6 +129,10 @@ func userPrompt(inc triage.Incident, ind triage.Indicators) (string, error) {
 		doc.Indicators[l.name] = kept
 	}
 	doc.ThreatIntel, doc.ThreatIntelOmitted = promptIntel(inc.Intel)
+	assessment := triage.Assess(inc, ind)
+	doc.AnalyzedAs = assessment.Kind
+	doc.Normalized = boundFields(assessment.Fields)
+	doc.RuleFindings = assessment.Findings
 	raw, err := encode(inc.RawData)
 	if err != nil {
 		return "", fmt.Errorf("encode raw data: %w", err)
@@ -130,6 +145,26 @@ func userPrompt(inc triage.Incident, ind triage.Indicators) (string, error) {
 		return "", fmt.Errorf("encode prompt: %w", err)
 	}
 	return userPreface + string(body), nil
+}
+
+// boundFields clips the free-text and list fields of the normalized model
+// so that it cannot outgrow the raw excerpt it summarises.
+func boundFields(f triage.Fields) triage.Fields {
+	list := func(in []string) []string {
+		out := make([]string, 0, min(len(in), maxListedPerType))
+		for _, v := range in[:min(len(in), maxListedPerType)] {
+			out = append(out, clip(v, maxIndicatorBytes))
+		}
+		return out
+	}
+	f.Alert.Title = clip(f.Alert.Title, maxIndicatorBytes)
+	f.Alert.Techniques = list(f.Alert.Techniques)
+	f.Email.DisplayName = clip(f.Email.DisplayName, maxFieldBytes)
+	f.Email.URLs, f.Email.LinkHosts, f.Email.Attachments = list(f.Email.URLs), list(f.Email.LinkHosts), list(f.Email.Attachments)
+	f.Endpoint.CommandLine = clip(f.Endpoint.CommandLine, 4*maxIndicatorBytes)
+	f.Endpoint.FilePath = clip(f.Endpoint.FilePath, maxIndicatorBytes)
+	f.Endpoint.Hashes = list(f.Endpoint.Hashes)
+	return f
 }
 
 // promptIntel keeps the most alarming reputations when there are too many

@@ -122,3 +122,29 @@ func TestClipKeepsUTF8(t *testing.T) {
 		t.Errorf("clip = %q", got)
 	}
 }
+
+func TestPromptCarriesNormalizedEvidenceAndRuleFindings(t *testing.T) {
+	raw := map[string]any{
+		"userPrincipalName": "amy@contoso.com", "clientAppUsed": "IMAP4", "appDisplayName": "Exchange Online",
+		"ipAddress": "203.0.113.9", "status": map[string]any{"errorCode": 0.0},
+		"authenticationRequirement": "singleFactorAuthentication",
+	}
+	inc := triage.Incident{IncidentType: "alert", Severity: "high", RawData: raw}
+	seen := sentPrompt(t, inc, triage.ExtractIndicators(raw))
+	doc := promptDocument(t, seen.User)
+	if doc.AnalyzedAs != "suspicious_login" || doc.Normalized.Format != "entra_signin" {
+		t.Fatalf("analyzed as %q, format %q", doc.AnalyzedAs, doc.Normalized.Format)
+	}
+	if !doc.Normalized.Identity.LegacyAuth || doc.Normalized.Identity.User != "amy@contoso.com" {
+		t.Errorf("normalized identity = %+v", doc.Normalized.Identity)
+	}
+	found := false
+	for _, f := range doc.RuleFindings {
+		if f.Rule == "identity.legacy_auth_success" && f.Weight > 0 && f.Evidence == "IMAP4" && len(f.Attack) > 0 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("legacy-auth finding missing: %+v", doc.RuleFindings)
+	}
+}

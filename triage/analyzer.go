@@ -38,7 +38,8 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 		ind = ExtractIndicators(inc.RawData)
 	}
 	var a Analysis
-	kind := incidentKind(inc.IncidentType)
+	fields := normalize(inc, ind)
+	kind := analysisKind(inc.IncidentType, fields)
 	switch kind {
 	case kindPhishing:
 		a = analyzePhishing(ind, newDoc(inc.RawData))
@@ -49,6 +50,7 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 	default:
 		a = analyzeGeneric(inc, ind)
 	}
+	a = applyRules(kind, a, fields, builtinRules.evaluate(kind, fields))
 	a = applyIntel(kind, a, inc.Intel)
 	a.trail = nil
 	if a.RecommendedActions == nil {
@@ -88,6 +90,12 @@ type signal struct {
 type evidence struct {
 	label   string
 	signals []signal
+	// rules is set once verdict rules have added evidence; it lets the
+	// generic kind use real thresholds instead of staying undecided.
+	rules bool
+	// resolved is set when a rule judged the red flags themselves benign
+	// (see Rule.Resolves).
+	resolved bool
 }
 
 func (ev *evidence) add(weight float64, format string, args ...any) {
@@ -150,8 +158,46 @@ func (t thresholds) classify(ev *evidence) string {
 		return ClassMalicious
 	case s >= t.suspicious:
 		return ClassSuspicious
-	case s <= t.benign && ev.strongest() < t.maxPositiveForBenign:
+	case s <= t.benign && (ev.strongest() < t.maxPositiveForBenign || ev.resolved):
 		return ClassBenign
+	case s <= t.benign:
+		// A serious red flag outweighed by context still deserves a look.
+		return ClassSuspicious
+	}
+	return ev.lean(t)
+}
+
+// substantive is the smallest weight that counts as evidence when the net
+// score falls between the thresholds; smaller signals (an observable to
+// enrich, a hash to hunt) are bookkeeping, not findings.
+const substantive = 0.1
+
+// lean decides a score between the benign and suspicious thresholds. With
+// real findings the side that weighs more wins, so weak evidence still
+// gives an answer; unknown is left for no findings at all, or for strong
+// findings on both sides that cancel out.
+func (ev *evidence) lean(t thresholds) string {
+	var pos, neg float64
+	for _, sg := range ev.signals {
+		switch {
+		case sg.weight >= substantive:
+			pos += sg.weight
+		case sg.weight <= -substantive:
+			neg -= sg.weight
+		}
+	}
+	s := ev.score()
+	switch {
+	case pos == 0 && neg == 0:
+		return ClassUnknown
+	case pos >= 0.3 && neg >= 0.3 && math.Abs(s) < substantive:
+		return ClassUnknown
+	case s > 0:
+		return ClassSuspicious
+	case s < 0 && (ev.strongest() < t.maxPositiveForBenign || ev.resolved):
+		return ClassBenign
+	case s < 0:
+		return ClassSuspicious
 	}
 	return ClassUnknown
 }

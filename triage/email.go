@@ -36,7 +36,7 @@ type emailAttachment struct {
 
 var (
 	senderKeys    = []string{"sender", "from", "fromaddress", "senderaddress", "senderemail", "mailfrom", "envelopefrom", "headerfrom", "p1sender", "p2sender"}
-	recipientKeys = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "mailbox"}
+	recipientKeys = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "recipientemailaddress", "reporter", "reportedby", "mailbox"}
 	contentKeys   = []string{"subject", "body", "bodytext", "bodyhtml", "bodypreview", "text", "html", "snippet", "preview", "content", "plaintext", "textbody", "htmlbody"}
 	mailMetaKeys  = []string{"returnpath", "xmailer", "mailer", "listid", "xsender", "envelopefrom", "mailfrom", "dkimsignature", "feedbackid", "xfeedbackid", "xmcuser", "xsgeid", "xsgid", "listunsubscribe", "authenticationresults", "received", "dkimdomain", "signingdomain"}
 

@@ -2,6 +2,7 @@ package triage
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -59,6 +60,9 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 				if !skipSet[nk] {
 					queue = append(queue, node{t[k], n.depth + 1})
 				}
+			}
+			if name, val, ok := namedParameter(t); ok {
+				d.entries = append(d.entries, entry{key: name, val: val, depth: n.depth + 1})
 			}
 		case map[string]string:
 			for _, k := range sortedKeys(t) {
@@ -352,4 +356,29 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "..."
+}
+
+// namedParameter reads a {"name": ..., "value": ...} pair, the way Google
+// Workspace audit events, Splunk and many webhooks list their details, so
+// that the detail is found under its own name like any other field.
+func namedParameter(m map[string]any) (string, any, bool) {
+	name, ok := m["name"].(string)
+	if !ok || name == "" || len(m) > 4 {
+		return "", nil, false
+	}
+	for _, k := range []string{"value", "boolValue", "intValue", "multiValue", "multiStrValue"} {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		if list, ok := v.([]any); ok {
+			parts := make([]string, 0, len(list))
+			for _, x := range list {
+				parts = append(parts, fmt.Sprint(x))
+			}
+			v = strings.Join(parts, " ")
+		}
+		return normKey(name), v, true
+	}
+	return "", nil, false
 }

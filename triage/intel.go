@@ -156,7 +156,11 @@ func reclassify(kind string, ev *evidence) string {
 	case kindLogin:
 		return loginThresholds.classify(ev)
 	}
-	// The generic analyzer never claims malicious or benign (see generic.go).
+	if ev.rules {
+		return genericRuleThresholds.classify(ev)
+	}
+	// Without rule evidence the generic analyzer never claims malicious or
+	// benign (see generic.go).
 	if ev.score() >= genericSuspiciousScore {
 		return ClassSuspicious
 	}

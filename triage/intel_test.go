@@ -52,8 +52,8 @@ func TestRuleAnalyzerIntelSignal(t *testing.T) {
 		{
 			name: "a newsletter with a malicious link is no longer benign", incidentType: "phishing", payload: phishNewsletterSubstack,
 			intel:     []Reputation{rep(IndicatorURL, "https://threatbrief.substack.com/p/issue-112", ReputationMalicious, 95)},
-			baseClass: ClassBenign, class: ClassUnknown, category: "phishing",
-			wantActions: []string{ActionCreateTicket},
+			baseClass: ClassBenign, class: ClassSuspicious, category: "phishing",
+			wantActions: []string{ActionQuarantineEmail, ActionCreateTicket},
 		},
 		{
 			name: "known-bad hash turns suspicious malware malicious", incidentType: "malware", payload: encodedPowerShellOnly,
@@ -94,8 +94,8 @@ func TestRuleAnalyzerIntelSignal(t *testing.T) {
 		{
 			name: "malicious verdict with a low score counts as suspicious", incidentType: "phishing", payload: phishPersonalMail,
 			intel:     []Reputation{rep(IndicatorDomain, "x.example", ReputationMalicious, 60)},
-			baseClass: ClassUnknown, class: ClassUnknown,
-			wantActions: []string{ActionCreateTicket},
+			baseClass: ClassUnknown, class: ClassSuspicious,
+			wantActions: []string{ActionQuarantineEmail, ActionCreateTicket},
 			reasonHas:   []string{"domain x.example malicious (score 60, source simulated-intel) (+0.10)"},
 		},
 	}
@@ -221,7 +221,7 @@ func TestEscalateMatchesAnalyzers(t *testing.T) {
 		{"phishing", phishPersonalMail, ClassUnknown},
 		{"malware", edrRansomware, ClassMalicious},
 		{"malware", encodedPowerShellOnly, ClassSuspicious},
-		{"malware", `{}`, ClassUnknown},
+		{"malware", `{}`, ClassSuspicious},
 		{"suspicious_login", loginTakeover, ClassMalicious},
 		{"suspicious_login", loginBruteForce, ClassSuspicious},
 		{"other", genericDLP, ClassSuspicious},

@@ -9,7 +9,7 @@ import (
 
 // A single benign signal is enough for a benign login verdict as long as
 // nothing meaningfully suspicious fired; most sign-ins are legitimate.
-var loginThresholds = thresholds{malicious: 0.65, suspicious: 0.25, benign: -0.10, maxPositiveForBenign: 0.20}
+var loginThresholds = thresholds{malicious: 0.65, suspicious: 0.25, benign: -0.10, maxPositiveForBenign: 0.30}
 
 // previousLoginKeys hold the earlier sign-in that impossible-travel checks
 // compare against; they are kept out of the current-login view so that their
@@ -312,10 +312,8 @@ func eventTime(d *doc) (time.Time, bool) {
 	for _, v := range d.values(timeKeys...) {
 		switch t := v.(type) {
 		case string:
-			for _, layout := range []string{time.RFC3339Nano, time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04:05Z07:00"} {
-				if ts, err := time.Parse(layout, strings.TrimSpace(t)); err == nil {
-					return ts, true
-				}
+			if ts, ok := parseTime(t); ok {
+				return ts, true
 			}
 		default:
 			if f, ok := asNumber(v); ok && f > 1e9 {
@@ -345,4 +343,14 @@ func haversineKm(lat1, lon1, lat2, lon2 float64) float64 {
 	dLon := (lon2 - lon1) * rad
 	a := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
 	return 2 * earthRadiusKm * math.Asin(math.Min(1, math.Sqrt(a)))
+}
+
+// parseTime reads the timestamp layouts vendors use, down to a bare date.
+func parseTime(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04:05Z07:00", "2006-01-02"} {
+		if ts, err := time.Parse(layout, strings.TrimSpace(s)); err == nil {
+			return ts, true
+		}
+	}
+	return time.Time{}, false
 }

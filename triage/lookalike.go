@@ -44,34 +44,12 @@ var brands = []brand{
 // inside a longer label ("economicoutlook") proves nothing.
 var wordAliases = setOf("outlook", "apple", "chase")
 
-// multiLabelSuffixes are the public suffixes common enough in mail traffic to
-// matter; a full public-suffix list would be more exact but needs updating.
-var multiLabelSuffixes = setOf(
-	"co.uk", "org.uk", "ac.uk", "gov.uk", "com.au", "net.au", "org.au", "co.nz", "co.jp",
-	"co.in", "co.za", "com.br", "com.cn", "com.mx", "com.tr", "co.kr", "com.sg", "com.hk",
-)
-
 // freeMailDomains never identify the recipient's organisation.
 var freeMailDomains = setOf(
 	"gmail.com", "googlemail.com", "outlook.com", "hotmail.com", "live.com", "yahoo.com",
 	"icloud.com", "me.com", "aol.com", "proton.me", "protonmail.com", "gmx.com", "gmx.de",
 	"mail.com", "yandex.com", "zoho.com",
 )
-
-// registrableDomain returns the part of host an organisation registers, e.g.
-// login.micros0ft-support.com -> micros0ft-support.com.
-func registrableDomain(host string) string {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	labels := strings.Split(host, ".")
-	n := 2
-	if len(labels) >= 3 && multiLabelSuffixes[strings.Join(labels[len(labels)-2:], ".")] {
-		n = 3
-	}
-	if len(labels) <= n {
-		return host
-	}
-	return strings.Join(labels[len(labels)-n:], ".")
-}
 
 // secondLevel returns the registrable domain without its public suffix.
 func secondLevel(host string) string {
@@ -91,6 +69,11 @@ func hostWithin(host, domain string) bool {
 // counts as the brand's, since listing every country domain is impractical and
 // such registrations are usually defended by the brand itself.
 func brandOwnsHost(b brand, host string) bool {
+	// Anyone can publish on a customer-content host, whatever its parent
+	// domain or first label says.
+	if isCustomerContentHost(host) {
+		return false
+	}
 	for _, d := range b.domains {
 		if hostWithin(host, d) {
 			return true
@@ -128,6 +111,7 @@ type lookalike struct {
 // brandLookalike reports whether host imitates a well-known brand it does not
 // belong to.
 func brandLookalike(host string) (lookalike, bool) {
+	host = decodeHost(host)
 	if host == "" {
 		return lookalike{}, false
 	}
@@ -150,7 +134,8 @@ func brandLookalike(host string) (lookalike, bool) {
 // orgLookalike reports whether host imitates one of the recipient
 // organisations' domains (contoso.com vs c0ntoso.com or contoso-hr.com).
 func orgLookalike(host string, orgDomains []string) (lookalike, bool) {
-	if host == "" {
+	host = decodeHost(host)
+	if host == "" || ownTenantHost(host, orgDomains) {
 		return lookalike{}, false
 	}
 	reg := registrableDomain(host)
@@ -212,8 +197,8 @@ func imitates(tok, name string) (how string, disguised, ok bool) {
 	if tok == name {
 		return "uses the name inside an unrelated domain", false, true
 	}
-	plain := deconfuse(name)[0]
-	variants := deconfuse(tok)
+	plain := skeleton(name)[0]
+	variants := skeleton(tok)
 	for _, v := range variants {
 		if v == plain {
 			return "substitutes look-alike characters", true, true
@@ -245,16 +230,6 @@ func imitates(tok, name string) (how string, disguised, ok bool) {
 		}
 	}
 	return "", false, false
-}
-
-// deconfuse undoes common homoglyph tricks. The digit 1 stands in for both
-// "l" and "i", so two readings are returned.
-func deconfuse(s string) []string {
-	base := strings.NewReplacer("0", "o", "3", "e", "4", "a", "5", "s", "7", "t", "8", "b", "9", "g", "$", "s", "@", "a", "rn", "m", "vv", "w").Replace(s)
-	if !strings.Contains(base, "1") {
-		return []string{base}
-	}
-	return []string{strings.ReplaceAll(base, "1", "l"), strings.ReplaceAll(base, "1", "i")}
 }
 
 // editDistance is the optimal-string-alignment distance (Levenshtein plus

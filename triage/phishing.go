@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-var phishingThresholds = thresholds{malicious: 0.70, suspicious: 0.25, benign: -0.25, maxPositiveForBenign: 0.25}
+var phishingThresholds = thresholds{malicious: 0.70, suspicious: 0.25, benign: -0.25, maxPositiveForBenign: 0.30}
 
 // credentialKeywords in a link's path or query are typical of pages that
 // harvest credentials.

@@ -25,6 +25,7 @@ Commands:
   users create   create a user (--username, --email, --role, --display-name, --password-stdin)
   keys create    create an API key for a user and print it once (--user, --name, --scopes, --expires-in)
   playbook validate FILE...  check playbook YAML files (exit 1 on errors)
+  triage eval DIR  score the built-in analyzer on labelled cases (--json, --verbose; exit 1 on load errors)
   secrets rotate re-seal stored secrets under a new VIGIL_SECRET_KEY (--old-key-file, --old-key-stdin, --dry-run)
   version        print the version
 
@@ -62,6 +63,8 @@ func run(ctx context.Context, args []string) error {
 		return runPlaybook(rest)
 	case "secrets":
 		return runSecrets(ctx, rest)
+	case "triage":
+		return runTriage(ctx, rest)
 	case "version", "--version", "-v":
 		fmt.Println("vigil", app.Version)
 		return nil

@@ -1,0 +1,303 @@
+package triage
+
+import (
+	"sort"
+	"strings"
+)
+
+// normalize maps an incident onto Fields. The family is detected from the
+// payload's own structure first, since callers often label alerts "alert"
+// or "generic", then from the incident type; every family's fields are
+// filled best-effort, so a rule can use whatever the payload told.
+func normalize(inc Incident, ind Indicators) Fields {
+	d := newDoc(inc.RawData)
+	f := Fields{}
+	f.Shape, f.Format = detectShape(inc.RawData, d)
+	_, f.Severity = incidentSeverity(inc, d)
+	f.Alert = readAlert(d)
+	switch f.Shape {
+	case "email":
+		f.Email = readEmailFields(d, ind)
+	case "endpoint":
+		f.Endpoint = readEndpointFields(d, ind)
+	case "identity":
+		f.Identity = readIdentityFields(inc.RawData)
+	default:
+		switch incidentKind(inc.IncidentType) {
+		case kindPhishing:
+			f.Email = readEmailFields(d, ind)
+		case kindMalware:
+			f.Endpoint = readEndpointFields(d, ind)
+		case kindLogin:
+			f.Identity = readIdentityFields(inc.RawData)
+		}
+	}
+	return f
+}
+
+// shapeKind maps a detected shape to the analyzer kind.
+func shapeKind(shape string) string {
+	switch shape {
+	case "email":
+		return kindPhishing
+	case "endpoint":
+		return kindMalware
+	case "identity":
+		return kindLogin
+	}
+	return ""
+}
+
+// formatProbe recognises one vendor format by keys only its payloads carry.
+type formatProbe struct {
+	format, shape string
+	all           []string // normalised keys that must all be present at any depth
+}
+
+// formatProbes are tried in order; the first whose keys are all present
+// wins. Key sets come from the vendors' documented schemas.
+var formatProbes = []formatProbe{
+	{"proofpoint_tap", "email", []string{"threatsinfomap"}},
+	{"proofpoint_tap", "email", []string{"messageparts", "fromaddress"}},
+	{"defender_email", "email", []string{"networkmessageid", "senderfromaddress"}},
+	{"defender_email", "email", []string{"senderfromaddress", "deliveryaction"}},
+	{"mimecast", "email", []string{"senderaddress", "recipientaddress"}},
+	{"mimecast", "email", []string{"impersonationresults"}},
+	{"graph_email", "email", []string{"analyzedmessageevidence"}},
+	{"entra_signin", "identity", []string{"userprincipalname", "clientappused"}},
+	{"entra_signin", "identity", []string{"userprincipalname", "appdisplayname", "ipaddress"}},
+	{"entra_signin", "identity", []string{"riskleveldursignin"}},
+	{"okta", "identity", []string{"actor", "client", "outcome", "eventtype"}},
+	{"okta", "identity", []string{"authenticationcontext", "securitycontext"}},
+	{"google_login", "identity", []string{"applicationname", "events", "actor"}},
+	{"crowdstrike", "endpoint", []string{"behaviors", "device"}},
+	{"crowdstrike", "endpoint", []string{"detectid"}},
+	{"crowdstrike", "endpoint", []string{"patterndisposition"}},
+	{"sentinelone", "endpoint", []string{"threatinfo"}},
+	{"sentinelone", "endpoint", []string{"agentdetectioninfo"}},
+	{"defender_endpoint", "endpoint", []string{"processcommandline"}},
+	{"defender_endpoint", "endpoint", []string{"initiatingprocessfilename"}},
+	{"sysmon", "endpoint", []string{"parentimage", "commandline"}},
+}
+
+// detectShape names the alert family and vendor format. Formats without a
+// fixed family (Graph security alerts, GuardDuty, Splunk notables) are told
+// apart by their category, type or security domain.
+func detectShape(raw map[string]any, d *doc) (shape, format string) {
+	keys := map[string]bool{}
+	for _, e := range d.entries {
+		keys[e.key] = true
+	}
+	for _, p := range formatProbes {
+		ok := true
+		for _, k := range p.all {
+			if !keys[k] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			if p.format == "okta" && !oktaEvent(d) {
+				continue
+			}
+			if p.format == "crowdstrike" && oktaEvent(d) {
+				continue
+			}
+			return p.shape, p.format
+		}
+	}
+	if keys["schemaversion"] && keys["service"] && (keys["resource"] || keys["accountid"]) {
+		return guardDutyShape(d.str("type")), "guardduty"
+	}
+	if keys["securitydomain"] || keys["searchname"] && keys["urgency"] {
+		switch strings.ToLower(d.str("securitydomain")) {
+		case "access", "identity":
+			return "identity", "splunk_notable"
+		case "endpoint":
+			return "endpoint", "splunk_notable"
+		case "email":
+			return "email", "splunk_notable"
+		}
+	}
+	if keys["evidence"] && (keys["detectionsource"] || keys["servicesource"]) {
+		return graphAlertShape(d), "graph_alert"
+	}
+	return contentShape(keys), ""
+}
+
+// contentShape guesses the family of an unrecognised payload from the
+// fields it carries.
+func contentShape(keys map[string]bool) string {
+	has := func(names ...string) int {
+		n := 0
+		for _, k := range names {
+			if keys[k] {
+				n++
+			}
+		}
+		return n
+	}
+	email := has("sender", "from", "subject", "recipients", "recipient", "replyto", "spf", "dmarc", "attachments", "urls", "senderaddress", "fromaddress")
+	endpoint := has("commandline", "cmdline", "parentprocess", "parentimage", "processname", "sha256", "filepath", "hostnamefield", "detectname", "parentprocessname", "signer", "threatname")
+	identity := has("userprincipalname", "mfa", "mfaresult", "logintime", "failedattempts", "impossibletravel", "previouslogin", "knowndevice", "devicetrusted", "risklevel", "authmethod", "mfapushes", "loginresult", "usualcountries")
+	switch {
+	case email >= 2 && email > endpoint && email > identity:
+		return "email"
+	case endpoint >= 2 && endpoint > identity:
+		return "endpoint"
+	case identity >= 2:
+		return "identity"
+	}
+	return ""
+}
+
+func guardDutyShape(typ string) string {
+	t := strings.ToLower(typ)
+	switch {
+	case strings.Contains(t, "consolelogin") || strings.Contains(t, "iamuser") || strings.HasPrefix(t, "credentialaccess") || strings.HasPrefix(t, "initialaccess:iam"):
+		return "identity"
+	case strings.HasPrefix(t, "trojan") || strings.HasPrefix(t, "backdoor") || strings.HasPrefix(t, "cryptocurrency") || strings.HasPrefix(t, "execution") || strings.Contains(t, "runtime/"):
+		return "endpoint"
+	}
+	return ""
+}
+
+func graphAlertShape(d *doc) string {
+	for _, e := range d.strs("odatatype") {
+		e = strings.ToLower(e)
+		switch {
+		case strings.Contains(e, "analyzedmessageevidence") || strings.Contains(e, "mailboxevidence"):
+			return "email"
+		case strings.Contains(e, "processevidence") || strings.Contains(e, "fileevidence"):
+			return "endpoint"
+		}
+	}
+	src := strings.ToLower(d.str("servicesource", "detectionsource"))
+	switch {
+	case strings.Contains(src, "office") || strings.Contains(src, "exchange"):
+		return "email"
+	case strings.Contains(src, "endpoint") || strings.Contains(src, "antivirus"):
+		return "endpoint"
+	case strings.Contains(src, "identity") || strings.Contains(src, "entra") || strings.Contains(src, "azuread"):
+		return "identity"
+	}
+	return ""
+}
+
+// readAlert fills the family-independent fields.
+func readAlert(d *doc) AlertFields {
+	a := AlertFields{
+		Title:    d.str("title", "alertname", "name", "searchname", "rulename", "detectname", "threatname", "eventtype", "type"),
+		Category: strings.ToLower(d.str("category", "classification", "threatclassification", "securitydomain")),
+	}
+	a.Text = lowerJoin(append(d.strs("title", "alertname", "description", "category", "searchname", "rulename", "detectname", "detectdescription", "threatname", "type", "determination", "classification", "name", "eventtype", "subject", "comment", "tags", "justification", "reason", "note", "policyname", "policy", "action"), ""))
+	a.VendorVerdict = vendorVerdict(d)
+	a.Action = vendorAction(d)
+	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
+		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || testFileHash(d)
+	a.CorrelatedUserAction = correlatedUserAction(d)
+	seen := map[string]bool{}
+	for _, s := range d.strs("mitretechniques", "techniqueid", "techniques", "attacktechniques", "mitreattack") {
+		s = strings.ToUpper(strings.TrimSpace(s))
+		if strings.HasPrefix(s, "T") && len(s) >= 5 && !seen[s] {
+			seen[s] = true
+			a.Techniques = append(a.Techniques, s)
+		}
+	}
+	sort.Strings(a.Techniques)
+	return a
+}
+
+// vendorVerdict folds the product's own conclusion, from fields such as
+// Graph classification/determination, SentinelOne analystVerdict and
+// confidenceLevel, Proofpoint classification or CrowdStrike status.
+func vendorVerdict(d *doc) string {
+	// Fields are tried in order of authority: an analyst's resolution
+	// outranks the engine's own confidence.
+	for _, name := range []string{"analystverdict", "determination", "threatstatus", "classification", "verdict", "resolution", "disposition", "status", "incidentstatus", "confidencelevel", "scanresult"} {
+		if v := vendorVerdictOf(d.str(name)); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func vendorVerdictOf(s string) string {
+	{
+		switch k := normKey(s); k {
+		case "falsepositive", "benignpositive", "informationalexpectedactivity", "notmalicious", "lineofbusinessapplication", "benign", "clean", "falsealarm", "cleared", "securitytesting", "authorizedtest":
+			return "false_positive"
+		case "truepositive", "malicious", "malware", "phish", "phishing", "ransomware", "confirmedactivity", "compromisedaccount", "multistagedattack", "maliciouspayload":
+			return "malicious"
+		case "suspicious", "suspiciousactivity", "unwantedsoftware":
+			return "suspicious"
+		}
+	}
+	return ""
+}
+
+// vendorAction folds what the product did to one word.
+func vendorAction(d *doc) string {
+	text := normKey(lowerJoin(d.strs("action", "actiontaken", "actions", "deliveryaction", "latestdeliveryaction", "mitigationstatus", "remediationstatus", "patterndisposition", "patterndispositiondescription", "disposition", "act", "detectionstatus", "policyaction", "finalaction", "route")))
+	for _, a := range [][2]string{{"quarantin", "quarantined"}, {"prevent", "blocked"}, {"block", "blocked"}, {"reject", "blocked"}, {"deny", "blocked"}, {"remediat", "remediated"}, {"mitigated", "remediated"}, {"kill", "remediated"}, {"junk", "junked"}, {"hld", "quarantined"}, {"hold", "quarantined"}, {"deliver", "delivered"}, {"allow", "allowed"}, {"permit", "allowed"}, {"acc", "delivered"}} {
+		if strings.Contains(text, a[0]) && !strings.Contains(text, "not"+a[0]) && !strings.Contains(text, "failed") {
+			return a[1]
+		}
+	}
+	return ""
+}
+
+// correlatedUserAction looks in correlated or related events for the user
+// starting the activity themselves: a password reset, MFA enrolment or
+// sign-in request they initiated.
+func correlatedUserAction(d *doc) bool {
+	text := normKey(lowerJoin(d.strs("correlatedevents", "relatedevents", "userinitiated", "initiatedby", "precedingevents", "context", "correlation", "useraction")))
+	if v, ok := d.boolean("userinitiated", "initiatedbyuser", "selfservice", "requestedbyuser"); ok && v {
+		return true
+	}
+	return containsAnyTerm(text, "selfservice", "userinitiated", "requestedpasswordreset", "passwordresetrequested", "userrequested", "resetpasswordselfservice", "initiatedbyuser", "userstartedreset")
+}
+
+// containsAnyTerm reports whether any term occurs in text as a substring.
+func containsAnyTerm(text string, terms ...string) bool {
+	return firstSubstring(text, terms) != ""
+}
+
+// oktaEvent reports whether the payload carries Okta System Log event
+// types (user.*, system.push.*, policy.*), whose keys can otherwise look
+// like an EDR's.
+func oktaEvent(d *doc) bool {
+	for _, t := range d.strs("eventtype") {
+		t = strings.ToLower(t)
+		if strings.HasPrefix(t, "user.") || strings.HasPrefix(t, "system.push") || strings.HasPrefix(t, "policy.") {
+			return true
+		}
+	}
+	return false
+}
+
+// simulationMarker spots the headers and fields that phishing-simulation
+// and attack-simulation tools stamp on their traffic (X-PHISHTEST and its
+// kin), which an organisation allow-lists for its awareness campaigns.
+func simulationMarker(d *doc) bool {
+	for _, e := range d.entries {
+		if strings.Contains(e.key, "phishtest") || strings.Contains(e.key, "phishsim") || strings.HasPrefix(e.key, "xkb4") || e.key == "simulationid" || e.key == "attacksimulation" {
+			return true
+		}
+	}
+	return false
+}
+
+// testFileHashes are the published hashes of the EICAR anti-virus test
+// file (MD5, SHA-1, SHA-256): harmless by design, used to check that
+// detection works.
+var testFileHashes = setOf("44d88612fea8a8f36de82e1278abb02f", "3395856ce81f2b7382dee72602f798b642f14140", "275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f")
+
+func testFileHash(d *doc) bool {
+	for _, e := range d.entries {
+		if s, ok := e.val.(string); ok && testFileHashes[strings.ToLower(strings.TrimSpace(s))] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,165 @@
+package triage
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+func readEmailFields(d *doc, ind Indicators) EmailFields {
+	m := readEmail(d, ind)
+	if m.sender == "" {
+		// Proofpoint, Mimecast and Defender name the sender differently.
+		for _, s := range d.strs("senderfromaddress", "senderaddress", "fromaddress", "headerfrom", "sendermailfromaddress", "senderfrom") {
+			if addr := firstEmail(s); addr != "" {
+				m.sender, m.senderDomain = addr, addr[strings.LastIndexByte(addr, '@')+1:]
+				break
+			}
+		}
+	}
+	if m.displayName == "" {
+		m.displayName = d.str("senderdisplayname", "fromname", "sendername")
+	}
+	if m.replyToDomain == "" {
+		if addr := firstEmail(d.str("replytoaddress", "replyto", "senderreplyto")); addr != "" {
+			m.replyToDomain = addr[strings.LastIndexByte(addr, '@')+1:]
+		}
+	}
+	f := EmailFields{
+		Sender: m.sender, SenderDomain: m.senderDomain, DisplayName: m.displayName, ReplyToDomain: m.replyToDomain,
+		Internal: m.internal, SenderAgeDays: -1,
+	}
+	readDefenderAuth(d, m.auth)
+	f.SPF, f.DKIM, f.DMARC = m.auth["spf"], m.auth["dkim"], m.auth["dmarc"]
+	f.AuthAligned = f.DMARC == "pass" && (f.SPF == "pass" || f.DKIM == "pass") || m.auth["compauth"] == "pass"
+	f.AuthFailed = f.DMARC == "fail" || f.SPF == "fail" && f.DKIM != "pass" || m.auth["compauth"] == "fail"
+	if dir := normKey(d.str("emaildirection", "direction", "antispamdirection", "directionality")); dir == "intraorg" || dir == "internal" {
+		f.Internal = true
+	}
+	if f.Internal && m.senderDomain != "" {
+		// Links to the organisation's own tenant are judged against its
+		// own domain, which internal mail carries as the sender's.
+		m.orgDomains = append(m.orgDomains, registrableDomain(m.senderDomain))
+	}
+	f.ReplyToMismatch = m.replyToDomain != "" && m.senderDomain != "" && registrableDomain(m.replyToDomain) != registrableDomain(m.senderDomain)
+	if n, ok := d.number("senderdomainage", "domainage", "domainagedays", "senderdomainagedays", "domainagedays", "registrationagedays"); ok {
+		f.SenderAgeDays = int(n)
+	}
+	if v, ok := d.boolean("newdomain", "newlyregistereddomain", "isnewdomain", "newlyregistered", "domainnewlyregistered"); ok && v {
+		f.NewDomain = true
+	}
+	if f.SenderAgeDays < 0 {
+		f.SenderAgeDays = registeredDaysBefore(d)
+	}
+	if f.SenderAgeDays >= 0 && f.SenderAgeDays < 30 {
+		f.NewDomain = true
+	}
+	if m.senderDomain != "" {
+		_, a := brandLookalike(m.senderDomain)
+		_, b := orgLookalike(m.senderDomain, m.orgDomains)
+		f.Lookalike = a || b
+	}
+	if v, ok := d.boolean("similardomain", "similarinternaldomain", "similarexternaldomain"); ok && v {
+		f.Lookalike = true
+	}
+	if containsAnyTerm(normKey(lowerJoin(d.strs("threatdetectionmethods", "detectionmethods", "impersonationtype", "impersonationresults"))), "domainimpersonation", "similarinternaldomain", "homoglyph") {
+		f.Lookalike = true
+	}
+	hosts := map[string]bool{}
+	for _, l := range m.links {
+		_, host, ok := linkHost(l.url)
+		if !ok {
+			continue
+		}
+		f.URLs = append(f.URLs, l.url)
+		hosts[host] = true
+		switch {
+		case ownTenantHost(host, m.orgDomains):
+			f.OwnTenantLinks++
+		case isCustomerContentHost(host):
+			f.ContentHostLinks++
+		}
+	}
+	f.LinkHosts = sortedKeys(hosts)
+	for _, a := range m.attachments {
+		f.Attachments = append(f.Attachments, a.name)
+	}
+	f.ThreatType = emailThreatType(d)
+	f.Delivery = emailDelivery(d)
+	if v, ok := d.boolean("clicked", "userclicked", "clickallowed", "urlclicked"); ok && v || d.has("clicktime", "clickip") {
+		f.Clicked = true
+	}
+	if v, ok := d.boolean("userreported", "reportedbyuser", "isuserreported"); ok && v || containsAnyTerm(normKey(d.str("eventtype", "reporttype", "source")), "userreported", "reportedphish", "reportphish") {
+		f.UserReported = true
+	}
+	f.Bulk = m.platform != "" || m.listUnsubscribe || f.ThreatType == "bulk"
+	f.CredentialForm = containsAnyTerm(m.content, "<form", "type=\"password\"", "type='password'", "enter your password", "confirm your password")
+	sort.Strings(f.URLs)
+	return f
+}
+
+// readDefenderAuth reads Defender's AuthenticationDetails, a JSON object
+// serialised into a string ({"SPF":"pass","DKIM":"pass",...}), which the
+// generic lookup sees only as text.
+func readDefenderAuth(d *doc, auth map[string]string) {
+	for _, s := range d.strs("authenticationdetails") {
+		var m map[string]any
+		if json.Unmarshal([]byte(s), &m) != nil {
+			continue
+		}
+		for _, k := range sortedKeys(m) {
+			v, _ := m[k].(string)
+			mech := strings.ToLower(k)
+			if _, done := auth[mech]; !done && v != "" {
+				auth[mech] = normalizeAuth(strings.ToLower(v))
+			}
+		}
+	}
+}
+
+// emailThreatType folds the gateway's own classification: Defender
+// ThreatTypes, Proofpoint classification, Mimecast scan results and
+// generic threat fields. Spam and bulk are kept apart from phishing.
+func emailThreatType(d *doc) string {
+	text := normKey(lowerJoin(d.strs("threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus")))
+	switch {
+	case strings.Contains(text, "malware") || strings.Contains(text, "virus"):
+		return "malware"
+	case strings.Contains(text, "phish") || strings.Contains(text, "credential"):
+		return "phish"
+	case strings.Contains(text, "impostor") || strings.Contains(text, "impersonation") || strings.Contains(text, "bec"):
+		return "impostor"
+	case strings.Contains(text, "bulk") || strings.Contains(text, "newsletter") || strings.Contains(text, "graymail"):
+		return "bulk"
+	case strings.Contains(text, "spam"):
+		return "spam"
+	case strings.Contains(text, "clean") || strings.Contains(text, "nothreat") || text == "none":
+		return "clean"
+	}
+	return ""
+}
+
+func emailDelivery(d *doc) string {
+	text := normKey(lowerJoin(d.strs("deliveryaction", "latestdeliveryaction", "deliverylocation", "act", "action", "route", "policyaction", "finalaction")))
+	for _, a := range [][2]string{{"quarantin", "quarantined"}, {"block", "blocked"}, {"reject", "blocked"}, {"hld", "quarantined"}, {"junk", "junked"}, {"replaced", "replaced"}, {"deliver", "delivered"}, {"inbox", "delivered"}, {"acc", "delivered"}} {
+		if strings.Contains(text, a[0]) {
+			return a[1]
+		}
+	}
+	return ""
+}
+
+// registeredDaysBefore reads a sender-domain registration date
+// (domainRegistered, domainCreated) and returns its age in days at the
+// time of the alert, or -1 when either date is missing.
+func registeredDaysBefore(d *doc) int {
+	reg, ok := parseTime(d.str("domainregistered", "domaincreated", "domaincreationdate", "senderdomaincreated", "registrationdate"))
+	if !ok {
+		return -1
+	}
+	at, ok := eventTime(d)
+	if !ok || at.Before(reg) {
+		return -1
+	}
+	return int(at.Sub(reg).Hours() / 24)
+}

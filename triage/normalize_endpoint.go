@@ -1,0 +1,118 @@
+package triage
+
+import (
+	"path"
+	"strings"
+)
+
+// lolbins are Windows binaries shipped with the system that attackers use to
+// run or fetch code without dropping tools of their own.
+var lolbins = setOf(
+	"powershell.exe", "pwsh.exe", "cmd.exe", "wscript.exe", "cscript.exe", "mshta.exe", "rundll32.exe",
+	"regsvr32.exe", "certutil.exe", "bitsadmin.exe", "msbuild.exe", "installutil.exe", "wmic.exe",
+	"forfiles.exe", "cmstp.exe", "msiexec.exe", "odbcconf.exe", "regasm.exe", "regsvcs.exe", "hh.exe",
+	"curl.exe", "schtasks.exe", "bash", "sh", "python", "python3", "osascript", "curl", "wget",
+)
+
+var browsers = []string{"chrome.exe", "msedge.exe", "firefox.exe", "iexplore.exe", "opera.exe", "brave.exe", "safari"}
+
+// adminTools are remote-administration and management tools that are
+// routine when admins or management agents run them and alarming otherwise.
+var adminTools = []string{
+	"psexec", "psexesvc", "anydesk", "teamviewer", "screenconnect", "connectwise", "splashtop",
+	"ccmexec", "sccm", "intunemanagementextension", "ansible", "tanium", "bigfix", "kaseya",
+	"ninjarmm", "pdq", "sysinternals", "procmon", "autoruns", "vmtoolsd",
+}
+
+// trustedPublishers are code-signing subjects of major vendors whose signed
+// binaries are ordinary software (a stolen certificate is possible but
+// rare, and intel or behaviour rules still fire on top).
+var trustedPublishers = []string{
+	"microsoft corporation", "microsoft windows", "google llc", "google inc", "apple inc",
+	"mozilla corporation", "adobe inc", "adobe systems", "oracle america", "vmware, inc",
+	"citrix systems", "cisco systems", "zoom video communications", "slack technologies",
+	"dropbox, inc", "intel corporation", "nvidia corporation", "dell inc", "hp inc",
+	"lenovo", "jetbrains s.r.o", "github, inc", "docker inc", "crowdstrike, inc", "sentinel labs",
+	"notepad++", "7-zip", "software signing (apple)", "apple mac os application signing", "developer id application: jamf", "teamviewer germany", "jamf", "igor pavlov", "python software foundation", "node.js foundation", "openjs foundation",
+}
+
+func readEndpointFields(d *doc, ind Indicators) EndpointFields {
+	f := EndpointFields{
+		Host:        d.str("hostnamefield", "hostname", "computername", "devicename", "computerdnsname", "agentcomputername", "host", "computer", "endpoint", "machinename"),
+		User:        d.str("username", "user", "accountname", "processuser", "initiatingprocessaccountname", "userprincipalname", "user_name"),
+		CommandLine: strings.ToLower(d.str("commandline", "cmdline", "processcommandline", "command", "initiatingprocesscommandline", "scriptblocktext")),
+		FilePath:    d.str("filepath", "imagepath", "image", "processpath", "folderpath", "targetfilename", "path"),
+		Signer:      d.str("signer", "publisher", "publishername", "signername", "certificatesubject", "issuer", "signedby", "companyname", "signature"),
+		Hashes:      ind.Hashes,
+		Prevalence:  -1,
+	}
+	f.Process = baseName(d.str("filename", "processname", "imagefilename", "image", "newprocessname", "processfilename", "filepath", "originatorprocess"))
+	f.Parent = baseName(d.str("parentprocessname", "parentimage", "parentimagefilename", "parentbasefilename", "initiatingprocessfilename", "parentname", "parentprocess", "parentfilename", "parentprocessfilename"))
+	if f.Parent == "" {
+		if pc := d.str("parentcmdline", "parentcommandline", "initiatingprocessparentfilename"); pc != "" {
+			f.Parent = baseName(strings.Fields(strings.Trim(pc, `"`) + " ")[0])
+		}
+	}
+	if f.Process == "" && f.CommandLine != "" {
+		f.Process = baseName(strings.Trim(strings.Fields(f.CommandLine)[0], `"`))
+	}
+	signer := strings.ToLower(f.Signer)
+	if v, ok := d.boolean("signed", "issigned", "isvalidcertificate", "signatureverified", "validsignature", "signaturevalid"); ok {
+		f.Signed, f.SignatureBad = v, !v
+	} else if s := normKey(d.str("signaturestatus", "signaturestate", "certificatestatus", "signedstatus")); s != "" {
+		f.Signed = s == "valid" || s == "signed" || s == "signedvalid" || s == "trusted"
+		f.SignatureBad = strings.Contains(s, "invalid") || strings.Contains(s, "unsigned") || strings.Contains(s, "expired") || strings.Contains(s, "revoked")
+	} else if signer != "" {
+		f.Signed = true
+	}
+	f.TrustedSigner = f.Signed && !f.SignatureBad && firstSubstring(signer, trustedPublishers) != ""
+	all := f.CommandLine + "\n" + d.text
+	f.LOLBin = lolbins[f.Process]
+	f.OfficeParent = firstSubstring(f.Parent, officeApps) != ""
+	f.BrowserParent = firstSubstring(f.Parent, browsers) != ""
+	f.AdminTool = firstSubstring(f.Process+" "+f.Parent+" "+f.CommandLine+" "+strings.ToLower(f.FilePath), adminTools) != ""
+	f.Encoded = encodedPowerShell(all) != "" || containsAnyTerm(f.CommandLine, "-enc ", "frombase64string", "[char]", "iex(", "iex (", "invoke-expression", "^p^o^w", "-w hidden", "-windowstyle hidden")
+	f.ShadowDelete = shadowCopyDeletion(d.text) != ""
+	f.CredentialDump = lsassAccess(d.text)
+	if n, ok := d.number("filesrenamed", "renamedfiles", "filesencrypted", "encryptedfiles", "modifiedfiles", "filesmodified"); ok && n >= 100 {
+		f.MassRename = true
+	} else if containsAnyTerm(d.text, "mass file rename", "mass rename", "files encrypted", "ransom note", "file encryption activity", "mass file modification") {
+		f.MassRename = true
+	}
+	f.UserWritable = userWritablePath([]string{f.FilePath}, f.CommandLine) != ""
+	if v, ok := d.boolean("isadmin", "useradmin", "elevated", "iselevated"); ok && v {
+		f.UserAdmin = true
+	} else if tok := normKey(d.str("integritylevel", "tokenelevation", "logontype")); tok == "high" || tok == "system" || tok == "tokenelevationtypefull" {
+		f.UserAdmin = true
+	} else if priv := privileged(d); priv != "" {
+		f.UserAdmin = true
+	}
+	rep := normKey(lowerJoin(d.strs("reputation", "filereputation", "hashreputation", "globalreputation", "reputationverdict")))
+	switch {
+	case strings.Contains(rep, "malicious") || strings.Contains(rep, "bad"):
+		f.Reputation = "malicious"
+	case strings.Contains(rep, "suspicious") || strings.Contains(rep, "unknown") || strings.Contains(rep, "rare"):
+		f.Reputation = "suspicious"
+	case strings.Contains(rep, "clean") || strings.Contains(rep, "good") || strings.Contains(rep, "trusted") || strings.Contains(rep, "known"):
+		f.Reputation = "clean"
+	}
+	if n, ok := d.number("prevalence", "globalprevalence", "orgprevalence", "machinecount", "devicecount"); ok {
+		f.Prevalence = int(n)
+	}
+	f.ThreatClass = strings.ToLower(d.str("classification", "threatclassification", "malwaretype", "threattype", "category"))
+	conf := normKey(d.str("confidencelevel", "confidence"))
+	f.VendorConfident = conf == "malicious" || conf == "high"
+	if n, ok := d.number("confidence"); ok && n >= 80 {
+		f.VendorConfident = true
+	}
+	return f
+}
+
+// baseName returns the lowercased file name of a Windows or POSIX path.
+func baseName(p string) string {
+	p = strings.ToLower(strings.Trim(strings.TrimSpace(p), `"'`))
+	if p == "" {
+		return ""
+	}
+	return path.Base(strings.ReplaceAll(p, `\`, "/"))
+}

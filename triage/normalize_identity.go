@@ -1,0 +1,205 @@
+package triage
+
+import (
+	"math"
+	"strings"
+)
+
+// legacyClients are client apps and protocols that authenticate with a bare
+// password and so cannot be challenged for MFA (Entra clientAppUsed values,
+// Okta and Google protocol names, generic wording).
+var legacyClients = []string{
+	"exchangeactivesync", "imap", "pop3", "pop", "smtp", "authenticatedsmtp", "otherclients",
+	"exchangewebservices", "mapioverhttp", "offlineaddressbook", "autodiscover", "legacy",
+	"basicauth", "basicauthentication", "lesssecureapp", "ntlm", "exchangeonlinepowershell",
+	"reportingwebservices", "universaloutlook", "outlookanywhere",
+}
+
+// hostingProviders are ISP or ASN organisation names of hosting and cloud
+// providers: people sign in from homes, offices and mobile carriers, so a
+// sign-in from a data centre usually means a script, proxy or VPS.
+var hostingProviders = []string{
+	"amazon", "aws", "digitalocean", "ovh", "hetzner", "linode", "akamai connected cloud", "vultr", "choopa",
+	"m247", "leaseweb", "contabo", "google cloud", "microsoft azure", "alibaba", "tencent cloud",
+	"oracle cloud", "scaleway", "datacamp", "hostinger", "ionos", "colocrossing", "hosting", "datacenter",
+	"data center", "vps", "server", "cloud",
+}
+
+func readIdentityFields(raw map[string]any) IdentityFields {
+	cur := newDoc(raw, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
+	var prev *doc
+	if pm := newDoc(raw).maps(previousLoginKeys...); len(pm) > 0 {
+		prev = newDoc(pm[0])
+	}
+	f := IdentityFields{
+		User:      cur.str("userprincipalname", "alternateid", "username", "user", "email", "upn", "accountname", "principal", "login", "actor"),
+		SourceIP:  cur.str("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip"),
+		Country:   cur.str(countryKeys...),
+		City:      cur.str("city", "cityname"),
+		ASN:       cur.str("asn", "asnumber", "autonomoussystemnumber", "asnnumber"),
+		ISP:       cur.str("isp", "asorg", "asnorg", "asorganization", "autonomoussystemorganization", "organization", "networkname"),
+		DeviceID:  cur.str("deviceid", "deviceidentifier", "managedeviceid"),
+		ClientApp: cur.str("clientappused", "clientapp", "authenticationprotocol", "protocol", "authprotocol", "authmethod", "authenticationmethod", "logintype", "credentialtype", "logontype"),
+		RiskLevel: strings.ToLower(cur.str("risklevelduringsignin", "risklevel", "risklevelaggregated", "level")),
+		Event:     strings.ToLower(cur.str("eventtype", "eventname", "name", "operation", "activitydisplayname")),
+	}
+	if lat, lon, ok := coords(cur); ok {
+		f.HasGeo, f.Lat, f.Lon = true, lat, lon
+	}
+	netText := lowerJoin(cur.strs(networkKeys...))
+	riskText := lowerJoin(cur.strs(riskListKeys...))
+	riskCompact := normKey(riskText)
+	if v, ok := cur.boolean("istor", "tor", "torexitnode", "istorexitnode"); ok && v || containsTerm(netText, "tor") {
+		f.Tor, f.Anonymizer = true, true
+	}
+	if anonymisingInfra(cur, netText, riskCompact) != "" {
+		f.Anonymizer = true
+	}
+	if v, ok := cur.boolean("isproxy", "isvpn", "isanonymous", "anonymousproxy"); ok && v {
+		f.Anonymizer = true
+	}
+	if v, ok := cur.boolean("ishosting", "isdatacenter", "hosting", "datacenter"); ok && v {
+		f.Hosting = true
+	} else if isp := strings.ToLower(f.ISP + " " + cur.str("usagetype", "domain", "connectiontype")); firstSubstring(isp, hostingProviders) != "" || containsTerm(netText, "hosting") {
+		f.Hosting = true
+	}
+
+	f.DeviceNew, f.DeviceKnown = deviceState(cur)
+	if v, ok := cur.boolean("ismanaged", "managed", "iscompliant", "compliant", "devicemanaged"); ok && v {
+		f.DeviceManaged, f.DeviceKnown = true, !f.DeviceNew
+	}
+	if trust := normKey(cur.str("trusttype", "devicetrustlevel")); trust == "hybridazureadjoined" || trust == "azureadjoined" || trust == "domainjoined" || trust == "managed" {
+		f.DeviceManaged, f.DeviceKnown = true, !f.DeviceNew
+	}
+	readOktaBehaviors(&f, cur)
+	app := normKey(f.ClientApp + " " + cur.str("useragent", "rawuseragent") + " " + cur.str("logintype"))
+	if v, ok := cur.boolean("legacyauth", "islegacyauth", "basicauth", "islegacyprotocol"); ok {
+		f.LegacyAuth = v
+	} else if firstSubstring(app, legacyClients) != "" || containsAnyTerm(normKey(riskText), "legacyauth", "basicauth") {
+		f.LegacyAuth = true
+	}
+
+	readOutcome(&f, cur)
+	readMFA(&f, cur, riskCompact)
+	if n, ok := cur.number("failedattempts", "failedlogins", "failedloginattempts", "failurecount", "failedcount", "failedattemptsbeforesuccess", "consecutivefailures"); ok {
+		f.FailedAttempts = int(n)
+	}
+	if n, ok := cur.number("targetedusers", "distinctusers", "uniqueusers", "usercount", "accountstargeted", "targetedaccounts"); ok {
+		f.TargetedUsers = int(n)
+	}
+	if prev != nil {
+		f.PrevCountry = prev.str(countryKeys...)
+		lat0, lon0, okp := coords(prev)
+		t0, ok0 := eventTime(prev)
+		t1, ok1 := eventTime(cur)
+		if okp && f.HasGeo && ok0 && ok1 {
+			f.TravelKm = math.Round(haversineKm(lat0, lon0, f.Lat, f.Lon))
+			hours := math.Max(math.Abs(t1.Sub(t0).Hours()), 1.0/60)
+			f.TravelKmh = math.Round(f.TravelKm / hours)
+		}
+		if ip := prev.str("ipaddress", "ip", "clientip", "sourceip"); ip != "" && ip == f.SourceIP {
+			f.KnownNetwork = true
+		}
+	}
+	if v, ok := cur.boolean("knownnetwork", "knownip", "iscorporatenetwork", "corporatenetwork", "trustednetwork", "isknownip", "trustedlocation", "namedlocation", "iscompliantnetwork"); ok && v {
+		f.KnownNetwork = true
+	}
+	if loc := normKey(cur.str("networklocation", "networklocationdetails", "networktype", "namedlocationtype")); strings.Contains(loc, "trusted") || strings.Contains(loc, "corporate") {
+		f.KnownNetwork = true
+	}
+	if v, ok := cur.boolean("expectedtravel", "travelnotified", "approvedtravel", "travelapproved", "registeredtravel"); ok && v {
+		f.ExpectedTravel = true
+	}
+	if v, ok := cur.boolean("newcountry", "firsttimecountry", "countryfirstseen"); ok && v {
+		f.NewCountry = true
+	}
+	if containsAnyTerm(riskCompact, "newcountry", "unfamiliarfeatures", "unfamiliarlocation") {
+		f.NewCountry = true
+	}
+	usual := &evidence{}
+	if !scoreUsualLocation(usual, cur) && len(usual.signals) > 0 {
+		f.UsualLocation = true
+	}
+	f.SelfService = containsAnyTerm(normKey(f.Event+" "+cur.str("category", "operationname", "activity")), "selfservice", "resetpassword", "updatepassword", "passwordchange", "factoractivate", "mfaregistration", "registersecurityinfo", "enrollfactor")
+	f.Admin = privileged(cur) != ""
+	readIdentityEvents(&f, cur)
+	return f
+}
+
+// readOktaBehaviors reads Okta's behaviour detections, which arrive as
+// text such as "{New Device=POSITIVE, New IP=NEGATIVE}".
+func readOktaBehaviors(f *IdentityFields, cur *doc) {
+	b := normKey(cur.str("behaviors"))
+	if b == "" {
+		return
+	}
+	if strings.Contains(b, "newdevicepositive") {
+		f.DeviceNew, f.DeviceKnown = true, false
+	} else if strings.Contains(b, "newdevicenegative") {
+		f.DeviceKnown = true
+	}
+	if strings.Contains(b, "newcountrypositive") || strings.Contains(b, "newgeolocationpositive") {
+		f.NewCountry = true
+	}
+	if strings.Contains(b, "newipnegative") {
+		f.KnownNetwork = true
+	}
+	if strings.Contains(b, "velocitypositive") {
+		f.TravelKmh = math.Max(f.TravelKmh, 1000)
+	}
+}
+
+// readOutcome folds the sign-in result: Entra status.errorCode (0 is
+// success), Okta outcome.result, Google event names and generic fields.
+func readOutcome(f *IdentityFields, cur *doc) {
+	if code, ok := cur.number("errorcode"); ok {
+		if code == 0 {
+			f.Result = "success"
+		} else {
+			f.Result = "failure"
+		}
+		return
+	}
+	switch {
+	case strings.Contains(f.Event, "login_success") || strings.Contains(f.Event, "consolelogin") && strings.Contains(normKey(cur.str("consolelogin")), "success"):
+		f.Result = "success"
+		return
+	case strings.Contains(f.Event, "login_failure"):
+		f.Result = "failure"
+		return
+	}
+	if loginSucceeded(cur) {
+		if cur.has(outcomeKeys...) || cur.has("success", "loginsuccess", "succeeded", "issuccess", "result") {
+			f.Result = "success"
+		}
+	} else {
+		f.Result = "failure"
+	}
+}
+
+func readMFA(f *IdentityFields, cur *doc, riskCompact string) {
+	if n, ok := cur.number("mfapushes", "mfapushcount", "pushcount", "mfaprompts", "mfarequests", "pushrequests", "mfaattempts"); ok {
+		f.PushCount = int(n)
+	}
+	if n, ok := cur.number("mfadenied", "mfadenials", "mfadeniedcount", "deniedpushes", "pushesdenied", "pushdenied", "mfarejected", "rejectedpushes"); ok {
+		f.PushDenied = int(n)
+	}
+	if v, ok := cur.boolean("mfafatigue", "pushfatigue", "pushbombing", "mfabombing"); ok && v || containsAnyTerm(riskCompact, "mfafatigue", "pushfatigue", "pushspam", "pushbombing") {
+		f.PushCount = max(f.PushCount, 10)
+	}
+	text := lowerJoin(cur.strs(append(mfaResultKeys, "authenticationstepresultdetail", "additionaldetails", "authenticationrequirement", "mfadetail", "factorresult", "loginchallengemethod")...))
+	compact := normKey(text)
+	switch {
+	case strings.Contains(compact, "fraud"):
+		f.MFA = "fraud"
+	case strings.Contains(compact, "denied") || strings.Contains(compact, "declined") || strings.Contains(compact, "rejected"):
+		f.MFA = "denied"
+	case mfaPassed(cur, text) || strings.Contains(compact, "mfarequirementsatisfied") || strings.Contains(compact, "multifactorauthentication"):
+		f.MFA = "passed"
+	case strings.Contains(compact, "singlefactorauthentication") || strings.Contains(compact, "notrequired"):
+		f.MFA = "not_required"
+	case strings.Contains(compact, "fail") || strings.Contains(compact, "timeout"):
+		f.MFA = "failed"
+	}
+	f.SingleFactor = strings.Contains(compact, "singlefactorauthentication")
+}

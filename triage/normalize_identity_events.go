@@ -1,0 +1,110 @@
+package triage
+
+import "strings"
+
+// phishResistantMethods are authenticators an attacker in the middle cannot
+// relay: security keys, FIDO2 and passkeys, platform authenticators and
+// Okta FastPass's signed nonce.
+var phishResistantMethods = []string{
+	"securitykey", "fido", "passkey", "webauthn", "windowshello", "signednonce", "fastpass",
+	"phishingresistant", "certificatebased", "x509",
+}
+
+// accountTamperEvents are changes an intruder makes right after getting in
+// to keep the account: second factor removed, recovery details replaced,
+// mail forwarded away.
+var accountTamperEvents = []string{
+	"2svdisable", "recoveryemailedit", "recoveryphoneedit", "recoveryinfochange", "mfafactordeactivate",
+	"factordeactivate", "resetfactors", "newinboxrule", "inboxmanipulation", "forwardingrule",
+	"mailforwarding", "setforwarding",
+}
+
+// readIdentityEvents fills what the identity providers report as lists of
+// events or named parameters rather than flat fields: Google Workspace
+// login audit parameters, Duo authentication logs and correlated Okta
+// System Log events (pushes sent and denied, accounts sprayed).
+func readIdentityEvents(f *IdentityFields, cur *doc) {
+	if f.User == "" || f.User == "USER" || f.User == "User" {
+		if u := cur.str("email", "alternateid", "userprincipalname"); u != "" {
+			f.User = u
+		}
+	}
+	names := normKey(lowerJoin(cur.strs("name", "eventtype", "eventname", "type", "reason", "result")))
+	methods := normKey(lowerJoin(cur.strs("loginchallengemethod", "factor", "credentialtype", "authenticationmethod", "authmethod", "authenticationmethods", "clientapp", "authenticationdetails")))
+
+	// Google: the provider's own suspicion, and whether a second factor
+	// was asked at all.
+	if v, ok := cur.boolean("issuspicious"); ok {
+		if v {
+			f.RiskLevel = "high"
+		} else if f.RiskLevel == "" {
+			f.RiskLevel = "none"
+		}
+	}
+	if strings.Contains(names, "suspiciouslogin") || strings.Contains(names, "govattackwarning") {
+		f.RiskLevel = "high"
+	}
+	if v, ok := cur.boolean("issecondfactor"); ok {
+		if v && f.MFA == "" {
+			f.MFA = "passed"
+		}
+		if !v && f.Result != "failure" {
+			f.SingleFactor = true
+			if f.MFA == "" || f.MFA == "passed" {
+				f.MFA = "not_required"
+			}
+		}
+	}
+	if lt := normKey(cur.str("logintype")); lt == "exchange" || strings.Contains(names, "lesssecureapp") {
+		f.LegacyAuth = true
+	}
+	if firstSubstring(methods, phishResistantMethods) != "" {
+		f.PhishResistant = true
+	}
+
+	// Duo and Okta: the user marking a push as fraud, pushes denied.
+	if strings.Contains(names, "fraud") {
+		f.MFA = "fraud"
+	}
+	if n, ok := cur.number("pushes", "pushessent"); ok && int(n) > f.PushCount {
+		f.PushCount = int(n)
+	}
+	if n, ok := cur.number("denied", "pushesdenied"); ok && int(n) > f.PushDenied {
+		f.PushDenied = int(n)
+	}
+	var sent, denied int
+	for _, t := range cur.strs("eventtype") {
+		t = normKey(t)
+		switch {
+		case strings.Contains(t, "sendfactorverifypush") || strings.Contains(t, "pushsent"):
+			sent++
+		case strings.Contains(t, "denypush") || strings.Contains(t, "pushdenied"):
+			denied++
+		}
+	}
+	f.PushCount = max(f.PushCount, sent)
+	f.PushDenied = max(f.PushDenied, denied)
+	if f.PushDenied > 0 && f.MFA == "denied" && strings.Contains(names, "success") {
+		f.MFA = "passed"
+	}
+	if v := normKey(cur.str("trustedendpointstatus")); v == "trusted" {
+		f.DeviceKnown, f.DeviceManaged = true, true
+	}
+	if a, b := cur.maps("accessdevice"), cur.maps("authdevice"); len(a) > 0 && len(b) > 0 {
+		ip := newDoc(a[0]).str("ip")
+		if ip != "" && ip == newDoc(b[0]).str("ip") {
+			f.KnownNetwork = true
+		}
+	}
+
+	// Correlated spraying: many distinct accounts failed from one source.
+	if n, ok := cur.number("distinctusersfailed", "distinctaccounts", "accountsfailed"); ok && int(n) > f.TargetedUsers {
+		f.TargetedUsers = int(n)
+	}
+	if n, ok := cur.number("successes", "successcount"); ok && n > 0 {
+		f.Result = "success"
+	}
+	if firstSubstring(names, accountTamperEvents) != "" {
+		f.AccountTamper = true
+	}
+}

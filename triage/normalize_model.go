@@ -1,0 +1,155 @@
+package triage
+
+// Fields is the normalized, vendor-neutral view of an alert that the rules
+// judge. Names follow the spirit of the Elastic Common Schema; the expr tags
+// are the names rule expressions use. Only what the payload states is
+// filled: a false or empty value means "not reported", never "checked and
+// absent", unless the field says otherwise.
+type Fields struct {
+	// Shape is the alert family detected from the payload itself:
+	// "email", "endpoint", "identity" or "" when it could not be told.
+	Shape string `expr:"shape" json:"shape"`
+	// Format names the vendor format recognised, e.g. "entra_signin".
+	Format   string         `expr:"format" json:"format"`
+	Severity int            `expr:"severity" json:"severity"` // -1 unknown, 0 info .. 4 critical
+	Alert    AlertFields    `expr:"alert" json:"alert"`
+	Identity IdentityFields `expr:"identity" json:"identity"`
+	Email    EmailFields    `expr:"email" json:"email"`
+	Endpoint EndpointFields `expr:"endpoint" json:"endpoint"`
+}
+
+// AlertFields hold what every alert may carry, whatever its family.
+type AlertFields struct {
+	Title    string `expr:"title" json:"title,omitempty"`
+	Category string `expr:"category" json:"category,omitempty"` // lowercased vendor category
+	// VendorVerdict is the product's own conclusion, folded to malicious,
+	// suspicious, benign or false_positive ("" when not stated).
+	VendorVerdict string `expr:"vendor_verdict" json:"vendor_verdict,omitempty"`
+	// Action is what the product already did: blocked, quarantined,
+	// remediated, allowed, delivered or "".
+	Action string `expr:"action" json:"action,omitempty"`
+	// Text is the lowercased title, category and description, for
+	// keyword rules.
+	Text string `expr:"text" json:"-"`
+	// SecurityTesting is set when the vendor or payload says the activity
+	// was an authorised test (red team, simulation, EICAR).
+	SecurityTesting bool `expr:"security_testing" json:"security_testing,omitempty"`
+	// CorrelatedUserAction is set when a correlated event shows the user
+	// started the activity (a reset they requested, their own enrolment).
+	CorrelatedUserAction bool     `expr:"correlated_user_action" json:"correlated_user_action,omitempty"`
+	Techniques           []string `expr:"techniques" json:"techniques,omitempty"`
+}
+
+// IdentityFields describe a sign-in and its context.
+type IdentityFields struct {
+	User          string  `expr:"user" json:"user,omitempty"`
+	SourceIP      string  `expr:"source_ip" json:"source_ip,omitempty"`
+	Country       string  `expr:"country" json:"country,omitempty"`
+	City          string  `expr:"city" json:"city,omitempty"`
+	HasGeo        bool    `expr:"has_geo" json:"has_geo,omitempty"`
+	Lat           float64 `expr:"lat" json:"lat,omitempty"`
+	Lon           float64 `expr:"lon" json:"lon,omitempty"`
+	ASN           string  `expr:"asn" json:"asn,omitempty"`
+	ISP           string  `expr:"isp" json:"isp,omitempty"`
+	Hosting       bool    `expr:"hosting" json:"hosting,omitempty"`
+	Anonymizer    bool    `expr:"anonymizer" json:"anonymizer,omitempty"` // VPN, proxy or Tor
+	Tor           bool    `expr:"tor" json:"tor,omitempty"`
+	DeviceID      string  `expr:"device_id" json:"device_id,omitempty"`
+	DeviceKnown   bool    `expr:"device_known" json:"device_known,omitempty"`
+	DeviceManaged bool    `expr:"device_managed" json:"device_managed,omitempty"`
+	DeviceNew     bool    `expr:"device_new" json:"device_new,omitempty"`
+	ClientApp     string  `expr:"client_app" json:"client_app,omitempty"`
+	// LegacyAuth is set for protocols that cannot do MFA (IMAP, POP,
+	// SMTP AUTH, ActiveSync basic, "other clients").
+	LegacyAuth bool `expr:"legacy_auth" json:"legacy_auth,omitempty"`
+	// MFA is passed, failed, denied, fraud, not_required or "".
+	MFA            string  `expr:"mfa" json:"mfa,omitempty"`
+	SingleFactor   bool    `expr:"single_factor" json:"single_factor,omitempty"`
+	PushCount      int     `expr:"push_count" json:"push_count,omitempty"`
+	PushDenied     int     `expr:"push_denied" json:"push_denied,omitempty"`
+	Result         string  `expr:"result" json:"result,omitempty"` // success, failure or ""
+	FailedAttempts int     `expr:"failed_attempts" json:"failed_attempts,omitempty"`
+	TargetedUsers  int     `expr:"targeted_users" json:"targeted_users,omitempty"`
+	RiskLevel      string  `expr:"risk_level" json:"risk_level,omitempty"` // none, low, medium, high
+	PrevCountry    string  `expr:"prev_country" json:"prev_country,omitempty"`
+	TravelKm       float64 `expr:"travel_km" json:"travel_km,omitempty"`
+	TravelKmh      float64 `expr:"travel_kmh" json:"travel_kmh,omitempty"`
+	NewCountry     bool    `expr:"new_country" json:"new_country,omitempty"`
+	UsualLocation  bool    `expr:"usual_location" json:"usual_location,omitempty"`
+	KnownNetwork   bool    `expr:"known_network" json:"known_network,omitempty"` // corporate or previously seen IP
+	ExpectedTravel bool    `expr:"expected_travel" json:"expected_travel,omitempty"`
+	SelfService    bool    `expr:"self_service" json:"self_service,omitempty"`
+	Admin          bool    `expr:"admin" json:"admin,omitempty"`
+	// PhishResistant is set for authenticators that cannot be relayed
+	// (security key, FIDO2, passkey, Windows Hello, signed nonce).
+	PhishResistant bool `expr:"phish_resistant" json:"phish_resistant,omitempty"`
+	// AccountTamper is set when the session went on to remove a second
+	// factor, replace recovery details or forward mail away.
+	AccountTamper bool `expr:"account_tamper" json:"account_tamper,omitempty"`
+	// Event is the lowercased vendor event name (login_success,
+	// user.session.start, ...).
+	Event string `expr:"event" json:"event,omitempty"`
+}
+
+// EmailFields describe a message.
+type EmailFields struct {
+	Sender          string   `expr:"sender" json:"sender,omitempty"`
+	SenderDomain    string   `expr:"sender_domain" json:"sender_domain,omitempty"`
+	DisplayName     string   `expr:"display_name" json:"display_name,omitempty"`
+	ReplyToDomain   string   `expr:"reply_to_domain" json:"reply_to_domain,omitempty"`
+	ReplyToMismatch bool     `expr:"reply_to_mismatch" json:"reply_to_mismatch,omitempty"`
+	Internal        bool     `expr:"internal" json:"internal,omitempty"`
+	SPF             string   `expr:"spf" json:"spf,omitempty"`
+	DKIM            string   `expr:"dkim" json:"dkim,omitempty"`
+	DMARC           string   `expr:"dmarc" json:"dmarc,omitempty"`
+	AuthAligned     bool     `expr:"auth_aligned" json:"auth_aligned,omitempty"` // SPF or DKIM pass and DMARC pass
+	AuthFailed      bool     `expr:"auth_failed" json:"auth_failed,omitempty"`
+	SenderAgeDays   int      `expr:"sender_age_days" json:"sender_age_days,omitempty"` // -1 unknown
+	NewDomain       bool     `expr:"new_domain" json:"new_domain,omitempty"`
+	Lookalike       bool     `expr:"lookalike" json:"lookalike,omitempty"`
+	URLs            []string `expr:"urls" json:"urls,omitempty"`
+	LinkHosts       []string `expr:"link_hosts" json:"link_hosts,omitempty"`
+	// ContentHostLinks counts links to customer-content hosts that are
+	// not the organisation's own tenant.
+	ContentHostLinks int      `expr:"content_host_links" json:"content_host_links,omitempty"`
+	OwnTenantLinks   int      `expr:"own_tenant_links" json:"own_tenant_links,omitempty"`
+	Attachments      []string `expr:"attachments" json:"attachments,omitempty"`
+	// ThreatType is the gateway's classification folded to phish,
+	// malware, spam, bulk, impostor, clean or "".
+	ThreatType     string `expr:"threat_type" json:"threat_type,omitempty"`
+	Delivery       string `expr:"delivery" json:"delivery,omitempty"` // delivered, blocked, junked, quarantined, replaced
+	Clicked        bool   `expr:"clicked" json:"clicked,omitempty"`
+	UserReported   bool   `expr:"user_reported" json:"user_reported,omitempty"`
+	Bulk           bool   `expr:"bulk" json:"bulk,omitempty"`
+	CredentialForm bool   `expr:"credential_form" json:"credential_form,omitempty"`
+}
+
+// EndpointFields describe a process-level detection.
+type EndpointFields struct {
+	Host          string   `expr:"host" json:"host,omitempty"`
+	User          string   `expr:"user" json:"user,omitempty"`
+	UserAdmin     bool     `expr:"user_admin" json:"user_admin,omitempty"`
+	Process       string   `expr:"process" json:"process,omitempty"` // lowercased file name
+	Parent        string   `expr:"parent" json:"parent,omitempty"`
+	CommandLine   string   `expr:"command_line" json:"command_line,omitempty"` // lowercased
+	FilePath      string   `expr:"file_path" json:"file_path,omitempty"`
+	Signer        string   `expr:"signer" json:"signer,omitempty"`
+	Signed        bool     `expr:"signed" json:"signed,omitempty"`
+	SignatureBad  bool     `expr:"signature_bad" json:"signature_bad,omitempty"`
+	TrustedSigner bool     `expr:"trusted_signer" json:"trusted_signer,omitempty"`
+	Hashes        []string `expr:"hashes" json:"hashes,omitempty"`
+	// LOLBin is set when the process is a living-off-the-land binary.
+	LOLBin          bool   `expr:"lolbin" json:"lolbin,omitempty"`
+	OfficeParent    bool   `expr:"office_parent" json:"office_parent,omitempty"`
+	BrowserParent   bool   `expr:"browser_parent" json:"browser_parent,omitempty"`
+	AdminTool       bool   `expr:"admin_tool" json:"admin_tool,omitempty"`
+	Encoded         bool   `expr:"encoded" json:"encoded,omitempty"`
+	ShadowDelete    bool   `expr:"shadow_delete" json:"shadow_delete,omitempty"`
+	MassRename      bool   `expr:"mass_rename" json:"mass_rename,omitempty"`
+	CredentialDump  bool   `expr:"credential_dump" json:"credential_dump,omitempty"`
+	UserWritable    bool   `expr:"user_writable" json:"user_writable,omitempty"`
+	Reputation      string `expr:"reputation" json:"reputation,omitempty"` // malicious, suspicious, clean, ""
+	Prevalence      int    `expr:"prevalence" json:"prevalence,omitempty"` // machines seeing the file, -1 unknown
+	ThreatClass     string `expr:"threat_class" json:"threat_class,omitempty"`
+	VendorConfident bool   `expr:"vendor_confident" json:"vendor_confident,omitempty"`
+}
