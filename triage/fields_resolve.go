@@ -2,6 +2,7 @@ package triage
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 )
 
@@ -37,8 +38,25 @@ func keySegments(k string) []string {
 	if len(segs) > 1 && len(segs[len(segs)-1]) == 1 && strings.Contains("sbdgt", segs[len(segs)-1]) {
 		segs = segs[:len(segs)-1]
 	}
+	// A counting window (failed_attempts_last_10m, logins_24h) names the
+	// same measure as the bare field.
+	for len(segs) > 1 && timeWindow.MatchString(segs[len(segs)-1]) {
+		segs = segs[:len(segs)-1]
+		if len(segs) > 1 && (segs[len(segs)-1] == "last" || segs[len(segs)-1] == "past" || segs[len(segs)-1] == "in") {
+			segs = segs[:len(segs)-1]
+		}
+	}
 	return segs
 }
+
+var timeWindow = regexp.MustCompile(`^(last|past)?\d+(s|m|h|d|w|min|mins|hr|hrs|hours|days|minutes|seconds)$`)
+
+// contextWords qualify a field as describing something other than the
+// event itself (the user's usual country, the previous sign-in, the
+// original value); a name is never shortened past one of them, so
+// user_usual_country is not read as the sign-in's country.
+var contextWords = setOf("usual", "previous", "prev", "prior", "last", "orig", "original", "old", "home", "typical",
+	"expected", "baseline", "known", "historical", "first", "allowed", "normal", "before", "earlier")
 
 // qualifiedKeys returns the extra names a field is known by: the trailing
 // joins of its path (parent segments plus its own), excluding the plain
@@ -49,6 +67,9 @@ func qualifiedKeys(path []string, raw string) []string {
 	seen := map[string]bool{own: true}
 	var out []string
 	for j := 1; j <= maxQualify && j <= len(segs); j++ {
+		if droppedContext(segs[:len(segs)-j]) {
+			continue
+		}
 		k := strings.Join(segs[len(segs)-j:], "")
 		if !seen[k] {
 			seen[k] = true
@@ -56,6 +77,17 @@ func qualifiedKeys(path []string, raw string) []string {
 		}
 	}
 	return out
+}
+
+// droppedContext reports whether the segments a shortened name leaves out
+// include a context word.
+func droppedContext(dropped []string) bool {
+	for _, s := range dropped {
+		if contextWords[s] {
+			return true
+		}
+	}
+	return false
 }
 
 // childPath is the path a nested object's keys are qualified with: the
