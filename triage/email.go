@@ -250,7 +250,7 @@ func readAuth(d, hdr *doc) map[string]string {
 			}
 		}
 	}
-	for _, s := range append(d.strs("authenticationresults", "authresults", "arcauthenticationresults"), hdr.strs("authenticationresults")...) {
+	for _, s := range append(d.strs("authenticationresults", "authresults", "arcauthenticationresults", "emailauthentication", "authentication", "authenticationdetails", "mailauthentication", "authenticationresult"), hdr.strs("authenticationresults")...) {
 		for _, kv := range authKVRe.FindAllStringSubmatch(strings.ToLower(s), -1) {
 			if _, ok := res[kv[1]]; !ok {
 				res[kv[1]] = normalizeAuth(kv[2])

@@ -44,8 +44,9 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 	type node struct {
 		val   any
 		depth int
+		path  []string
 	}
-	queue := []node{{raw, 0}}
+	queue := []node{{raw, 0, nil}}
 	for len(queue) > 0 && len(d.entries) < maxDocEntries {
 		n := queue[0]
 		queue = queue[1:]
@@ -57,9 +58,17 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 			for _, k := range sortedKeys(t) {
 				nk := normKey(k)
 				d.entries = append(d.entries, entry{key: nk, val: t[k], depth: n.depth + 1})
-				if !skipSet[nk] {
-					queue = append(queue, node{t[k], n.depth + 1})
+				for _, q := range qualifiedKeys(n.path, k) {
+					d.entries = append(d.entries, entry{key: q, val: t[k], depth: n.depth + 1})
 				}
+				if skipSet[nk] {
+					continue
+				}
+				child := t[k]
+				if parsed, ok := embeddedJSON(child); ok {
+					child = parsed
+				}
+				queue = append(queue, node{child, n.depth + 1, childPath(n.path, k)})
 			}
 			if name, val, ok := namedParameter(t); ok {
 				d.entries = append(d.entries, entry{key: name, val: val, depth: n.depth + 1})
@@ -70,11 +79,11 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 			}
 		case []any:
 			for _, x := range t {
-				queue = append(queue, node{x, n.depth + 1})
+				queue = append(queue, node{x, n.depth + 1, n.path})
 			}
 		case []map[string]any:
 			for _, x := range t {
-				queue = append(queue, node{x, n.depth + 1})
+				queue = append(queue, node{x, n.depth + 1, n.path})
 			}
 		}
 	}

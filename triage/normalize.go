@@ -137,11 +137,14 @@ func contentShape(keys map[string]bool) string {
 		}
 		return n
 	}
-	email := has("sender", "from", "subject", "recipients", "recipient", "replyto", "spf", "dmarc", "attachments", "urls", "senderaddress", "fromaddress")
-	endpoint := has("commandline", "cmdline", "parentprocess", "parentimage", "processname", "sha256", "filepath", "hostnamefield", "detectname", "parentprocessname", "signer", "threatname")
-	identity := has("userprincipalname", "mfa", "mfaresult", "logintime", "failedattempts", "impossibletravel", "previouslogin", "knowndevice", "devicetrusted", "risklevel", "authmethod", "mfapushes", "loginresult", "usualcountries")
+	email := has("sender", "from", "subject", "recipients", "recipient", "replyto", "spf", "dmarc", "attachments", "urls", "senderaddress", "fromaddress", "mailfrom", "headerfrom", "toaddresses", "replytoemails", "spfverdict", "dmarcverdict", "emailauthentication", "senderdomain", "mailmessage")
+	endpoint := has("commandline", "cmdline", "parentprocess", "parentimage", "processname", "sha256", "filepath", "hostnamefield", "detectname", "parentprocessname", "signer", "threatname", "processcommandline", "processcmdline", "parentname", "parentpath", "processexecutable", "parentcmdline", "parentcommandline", "actorprocessimagename", "actorprocesscommandline", "exe", "proctitle", "cwd", "ppid")
+	identity := has("userprincipalname", "mfa", "mfaresult", "logintime", "failedattempts", "impossibletravel", "previouslogin", "knowndevice", "devicetrusted", "risklevel", "authmethod", "mfapushes", "loginresult", "usualcountries", "clientipaddress", "alternateid", "loginname", "otpdevicename", "riskevaluation", "mfarequired", "accountlocked", "authenticationfactor", "authenticationrequirement")
+	// A firewall or IDS record of an SMTP session carries a sender and
+	// subject too, but it is a network alert, not a message.
+	flow := has("dport", "dstport", "destinationport", "destport") > 0 && has("recipient", "recipients", "toaddresses", "recipientaddress") == 0
 	switch {
-	case email >= 2 && email > endpoint && email > identity:
+	case email >= 2 && email > endpoint && email > identity && !flow:
 		return "email"
 	case endpoint >= 2 && endpoint > identity:
 		return "endpoint"
@@ -190,7 +193,7 @@ func readAlert(d *doc) AlertFields {
 		Title:    d.str("title", "alertname", "name", "searchname", "rulename", "detectname", "threatname", "eventtype", "type"),
 		Category: strings.ToLower(d.str("category", "classification", "threatclassification", "securitydomain")),
 	}
-	a.Text = lowerJoin(append(d.strs("title", "alertname", "description", "category", "searchname", "rulename", "detectname", "detectdescription", "threatname", "type", "determination", "classification", "name", "eventtype", "subject", "comment", "tags", "justification", "reason", "note", "policyname", "policy", "action"), ""))
+	a.Text = lowerJoin(append(d.strs("title", "alertname", "description", "category", "searchname", "rulename", "detectname", "detectdescription", "threatname", "type", "determination", "classification", "name", "eventtype", "subject", "comment", "tags", "justification", "reason", "note", "policyname", "policy", "action", "appinstancetag", "instancetag", "apptag", "destinationtrust"), ""))
 	a.VendorVerdict = vendorVerdict(d)
 	a.Action = vendorAction(d)
 	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
@@ -214,7 +217,7 @@ func readAlert(d *doc) AlertFields {
 func vendorVerdict(d *doc) string {
 	// Fields are tried in order of authority: an analyst's resolution
 	// outranks the engine's own confidence.
-	for _, name := range []string{"analystverdict", "determination", "threatstatus", "classification", "verdict", "resolution", "disposition", "status", "incidentstatus", "confidencelevel", "scanresult"} {
+	for _, name := range []string{"analystverdict", "determination", "threatstatus", "classification", "verdict", "judgement", "judgment", "judgementstatus", "finalverdict", "threatverdict", "resolution", "disposition", "status", "incidentstatus", "confidencelevel", "scanresult"} {
 		if v := vendorVerdictOf(d.str(name)); v != "" {
 			return v
 		}
@@ -225,9 +228,9 @@ func vendorVerdict(d *doc) string {
 func vendorVerdictOf(s string) string {
 	{
 		switch k := normKey(s); k {
-		case "falsepositive", "benignpositive", "informationalexpectedactivity", "notmalicious", "lineofbusinessapplication", "benign", "clean", "falsealarm", "cleared", "securitytesting", "authorizedtest":
+		case "falsepositive", "benignpositive", "informationalexpectedactivity", "notmalicious", "lineofbusinessapplication", "benign", "clean", "falsealarm", "cleared", "securitytesting", "authorizedtest", "safe", "notathreat", "nothreatsfound":
 			return "false_positive"
-		case "truepositive", "malicious", "malware", "phish", "phishing", "ransomware", "confirmedactivity", "compromisedaccount", "multistagedattack", "maliciouspayload":
+		case "truepositive", "malicious", "malware", "phish", "phishing", "ransomware", "confirmedactivity", "compromisedaccount", "multistagedattack", "maliciouspayload", "attack":
 			return "malicious"
 		case "suspicious", "suspiciousactivity", "unwantedsoftware":
 			return "suspicious"

@@ -18,10 +18,10 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		}
 	}
 	if m.displayName == "" {
-		m.displayName = d.str("senderdisplayname", "fromname", "sendername")
+		m.displayName = d.str("senderdisplayname", "fromname", "sendername", "p2senderdisplayname", "fromdisplayname", "displayname")
 	}
 	if m.replyToDomain == "" {
-		if addr := firstEmail(d.str("replytoaddress", "replyto", "senderreplyto")); addr != "" {
+		if addr := firstEmail(d.str("replytoaddress", "replyto", "senderreplyto", "replytoemails", "replytoaddresses", "replytoemail", "replytoheader")); addr != "" {
 			m.replyToDomain = addr[strings.LastIndexByte(addr, '@')+1:]
 		}
 	}
@@ -29,6 +29,8 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		Sender: m.sender, SenderDomain: m.senderDomain, DisplayName: m.displayName, ReplyToDomain: m.replyToDomain,
 		Internal: m.internal, SenderAgeDays: -1,
 	}
+	f.FreeMail = freeMailDomains[registrableDomain(m.senderDomain)]
+	f.PaymentLure = containsAnyTerm(d.text, paymentLureTerms...)
 	readDefenderAuth(d, m.auth)
 	f.SPF, f.DKIM, f.DMARC = m.auth["spf"], m.auth["dkim"], m.auth["dmarc"]
 	f.AuthAligned = f.DMARC == "pass" && (f.SPF == "pass" || f.DKIM == "pass") || m.auth["compauth"] == "pass"
@@ -162,4 +164,11 @@ func registeredDaysBefore(d *doc) int {
 		return -1
 	}
 	return int(at.Sub(reg).Hours() / 24)
+}
+
+// paymentLureTerms are the requests business e-mail compromise exists for.
+var paymentLureTerms = []string{
+	"gift card", "giftcard", "itunes card", "bank account details", "banking details", "change bank", "new bank account",
+	"updated remittance", "remittance details", "wire transfer", "wire the", "direct deposit change", "update my direct deposit",
+	"change of bank", "iban", "payment details have changed",
 }

@@ -47,7 +47,7 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 		Prevalence:  -1,
 	}
 	f.Process = baseName(d.str("filename", "processname", "imagefilename", "image", "newprocessname", "processfilename", "filepath", "originatorprocess"))
-	f.Parent = baseName(d.str("parentprocessname", "parentimage", "parentimagefilename", "parentbasefilename", "initiatingprocessfilename", "parentname", "parentprocess", "parentfilename", "parentprocessfilename"))
+	f.Parent = baseName(d.str("parentprocessname", "parentimage", "parentimagefilename", "parentbasefilename", "initiatingprocessfilename", "parentname", "parentprocess", "parentfilename", "parentprocessfilename", "parentpath", "parentexecutable", "parent"))
 	if f.Parent == "" {
 		if pc := d.str("parentcmdline", "parentcommandline", "initiatingprocessparentfilename"); pc != "" {
 			f.Parent = baseName(strings.Fields(strings.Trim(pc, `"`) + " ")[0])

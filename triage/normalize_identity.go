@@ -81,8 +81,17 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 
 	readOutcome(&f, cur)
 	readMFA(&f, cur, riskCompact)
-	if n, ok := cur.number("failedattempts", "failedlogins", "failedloginattempts", "failurecount", "failedcount", "failedattemptsbeforesuccess", "consecutivefailures"); ok {
+	if n, ok := cur.number("failedattempts", "failedlogins", "failedloginattempts", "failurecount", "failedcount", "failedattemptsbeforesuccess", "consecutivefailures", "failures", "failure"); ok {
 		f.FailedAttempts = int(n)
+	}
+	// Aggregated detections (SIEM correlation searches) count outcomes
+	// instead of reporting one: any success among them is access gained.
+	if n, ok := cur.number("successcount", "successes", "success"); ok && n >= 1 && f.FailedAttempts > 0 {
+		f.Result = "success"
+	}
+	// Providers name Tor in free text as often as in a flag.
+	if containsAnyTerm(cur.text, "tor exit", "tor node", "tor anonymizer", "tor network", "onion router") {
+		f.Tor, f.Anonymizer = true, true
 	}
 	if n, ok := cur.number("targetedusers", "distinctusers", "uniqueusers", "usercount", "accountstargeted", "targetedaccounts"); ok {
 		f.TargetedUsers = int(n)

@@ -93,22 +93,29 @@ type IdentityFields struct {
 
 // EmailFields describe a message.
 type EmailFields struct {
-	Sender          string   `expr:"sender" json:"sender,omitempty"`
-	SenderDomain    string   `expr:"sender_domain" json:"sender_domain,omitempty"`
-	DisplayName     string   `expr:"display_name" json:"display_name,omitempty"`
-	ReplyToDomain   string   `expr:"reply_to_domain" json:"reply_to_domain,omitempty"`
-	ReplyToMismatch bool     `expr:"reply_to_mismatch" json:"reply_to_mismatch,omitempty"`
-	Internal        bool     `expr:"internal" json:"internal,omitempty"`
-	SPF             string   `expr:"spf" json:"spf,omitempty"`
-	DKIM            string   `expr:"dkim" json:"dkim,omitempty"`
-	DMARC           string   `expr:"dmarc" json:"dmarc,omitempty"`
-	AuthAligned     bool     `expr:"auth_aligned" json:"auth_aligned,omitempty"` // SPF or DKIM pass and DMARC pass
-	AuthFailed      bool     `expr:"auth_failed" json:"auth_failed,omitempty"`
-	SenderAgeDays   int      `expr:"sender_age_days" json:"sender_age_days,omitempty"` // -1 unknown
-	NewDomain       bool     `expr:"new_domain" json:"new_domain,omitempty"`
-	Lookalike       bool     `expr:"lookalike" json:"lookalike,omitempty"`
-	URLs            []string `expr:"urls" json:"urls,omitempty"`
-	LinkHosts       []string `expr:"link_hosts" json:"link_hosts,omitempty"`
+	Sender          string `expr:"sender" json:"sender,omitempty"`
+	SenderDomain    string `expr:"sender_domain" json:"sender_domain,omitempty"`
+	DisplayName     string `expr:"display_name" json:"display_name,omitempty"`
+	ReplyToDomain   string `expr:"reply_to_domain" json:"reply_to_domain,omitempty"`
+	ReplyToMismatch bool   `expr:"reply_to_mismatch" json:"reply_to_mismatch,omitempty"`
+	Internal        bool   `expr:"internal" json:"internal,omitempty"`
+	// FreeMail is set for consumer mailbox providers, where anyone can
+	// hold an address that authenticates perfectly.
+	FreeMail bool `expr:"free_mail" json:"free_mail,omitempty"`
+	// PaymentLure is set when the message or the alert about it asks for
+	// gift cards, a wire or new bank details: the business e-mail
+	// compromise request itself.
+	PaymentLure   bool     `expr:"payment_lure" json:"payment_lure,omitempty"`
+	SPF           string   `expr:"spf" json:"spf,omitempty"`
+	DKIM          string   `expr:"dkim" json:"dkim,omitempty"`
+	DMARC         string   `expr:"dmarc" json:"dmarc,omitempty"`
+	AuthAligned   bool     `expr:"auth_aligned" json:"auth_aligned,omitempty"` // SPF or DKIM pass and DMARC pass
+	AuthFailed    bool     `expr:"auth_failed" json:"auth_failed,omitempty"`
+	SenderAgeDays int      `expr:"sender_age_days" json:"sender_age_days,omitempty"` // -1 unknown
+	NewDomain     bool     `expr:"new_domain" json:"new_domain,omitempty"`
+	Lookalike     bool     `expr:"lookalike" json:"lookalike,omitempty"`
+	URLs          []string `expr:"urls" json:"urls,omitempty"`
+	LinkHosts     []string `expr:"link_hosts" json:"link_hosts,omitempty"`
 	// ContentHostLinks counts links to customer-content hosts that are
 	// not the organisation's own tenant.
 	ContentHostLinks int      `expr:"content_host_links" json:"content_host_links,omitempty"`
