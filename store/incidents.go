@@ -136,9 +136,12 @@ type IncidentFilter struct {
 	Type          string
 	CreatedAfter  *time.Time
 	CreatedBefore *time.Time
-	Sort          string
-	Page          int
-	PerPage       int
+	// Search matches an incident number by prefix (an index range) or a
+	// title by substring among the newest SearchWindow incidents.
+	Search  string
+	Sort    string
+	Page    int
+	PerPage int
 }
 
 // IncidentSortFields maps the sort names the API accepts to columns.
@@ -177,6 +180,9 @@ func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident
 	if f.CreatedBefore != nil {
 		q = q.Where("created_at < ?", f.CreatedBefore.UTC())
 	}
+	if f.Search != "" {
+		q = s.searchIncidents(q, f.Search)
+	}
 	total, err := s.countIncidents(ctx, q, f)
 	if err != nil {
 		return nil, 0, err
@@ -201,7 +207,7 @@ func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident
 // million incidents as at ten; with one it counts the index range.
 func (s *Store) countIncidents(ctx context.Context, q *gorm.DB, f IncidentFilter) (int64, error) {
 	var total int64
-	if f.CreatedAfter != nil || f.CreatedBefore != nil {
+	if f.CreatedAfter != nil || f.CreatedBefore != nil || f.Search != "" {
 		if err := q.Count(&total).Error; err != nil {
 			return 0, fmt.Errorf("count incidents: %w", err)
 		}
@@ -221,6 +227,27 @@ func (s *Store) countIncidents(ctx context.Context, q *gorm.DB, f IncidentFilter
 		return 0, fmt.Errorf("count incidents: %w", err)
 	}
 	return total, nil
+}
+
+// SearchWindow bounds a title search to the newest incidents, so a word
+// typed in the search box costs the same at a million incidents as at ten
+// thousand; older ones are reached by number or by narrowing the dates.
+const SearchWindow = 10000
+
+// searchIncidents adds the search: an incident number prefix, which the
+// pattern index on incident_number answers as a range, or a title
+// substring (case-insensitive) within the newest SearchWindow incidents.
+func (s *Store) searchIncidents(q *gorm.DB, text string) *gorm.DB {
+	text = strings.TrimSpace(text)
+	prefix := likeEscape(strings.ToUpper(text)) + "%"
+	recent := s.db.Model(&Incident{}).Select("id").Order("created_at DESC, id DESC").Limit(SearchWindow)
+	return q.Where(`(incident_number LIKE ? ESCAPE '\' OR (lower(title) LIKE ? ESCAPE '\' AND id IN (?)))`,
+		prefix, "%"+likeEscape(strings.ToLower(text))+"%", recent)
+}
+
+// likeEscape makes LIKE's wildcards in user text match themselves.
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
 }
 
 // incidentOrder builds an ORDER BY from a whitelisted sort name. Ties

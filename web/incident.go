@@ -151,6 +151,16 @@ func rawValue(raw map[string]any, param string) string {
 	return ""
 }
 
+// incidentActions is the incident's action table alone, for polling.
+func (d *Dashboard) incidentActions(c *gin.Context, v *view) (string, error) {
+	data := &incidentData{}
+	data.Incident.ID = c.Param("id")
+	v.Data = data
+	err := d.api.call(c.Request, http.MethodGet, "/api/incidents/"+url.PathEscape(c.Param("id"))+"/actions", nil, &data.Actions)
+	slices.SortFunc(data.Actions, func(a, b action) int { return b.RequestedAt.Compare(a.RequestedAt) })
+	return "incident#actionstable", err
+}
+
 func (d *Dashboard) triage(c *gin.Context, _ *view) (string, error) {
 	id := url.PathEscape(c.Param("id"))
 	var out struct {

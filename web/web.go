@@ -75,6 +75,7 @@ func (d *Dashboard) Mount(r gin.IRouter) {
 	g.GET("/", func(c *gin.Context) { c.Redirect(http.StatusSeeOther, "/incidents") })
 	g.GET("/incidents", d.page(d.incidents))
 	g.GET("/incidents/:id", d.page(d.incident))
+	g.GET("/incidents/:id/actions-table", d.fragment(d.incidentActions))
 	g.POST("/incidents/:id/triage", d.form(d.triage))
 	g.POST("/incidents/:id/update", d.form(d.updateIncident))
 	g.POST("/incidents/:id/actions", d.form(d.requestAction))
