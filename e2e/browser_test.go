@@ -183,7 +183,6 @@ func TestDashboardInBrowser(t *testing.T) {
 		analyst.t = t
 		analyst.run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`a[href="/incidents/%s"]`, incID))),
 			chromedp.WaitVisible(chromedp.CSS("#triage-button")))
-		analyst.screenshot("incident-before-triage")
 		analyst.run(chromedp.Click(chromedp.CSS("#triage-button")),
 			chromedp.WaitVisible(chromedp.CSS(".verdict-class")))
 		if got := analyst.text(".verdict-class"); got != "malicious" {
@@ -256,6 +255,9 @@ func TestDashboardInBrowser(t *testing.T) {
 		if !strings.Contains(senior.text(`tr[data-action-type="isolate_host"]`), "approved by sam") {
 			t.Fatal("the action row does not name its approver")
 		}
+	})
+	t.Run("server time per page", func(t *testing.T) {
+		measurePages(t, srv.base, "sam", "/incidents", "/incidents/"+incID, "/approvals", "/kill-switch", "/system")
 	})
 	t.Run("kill switch banner on every page", func(t *testing.T) {
 		manager := b.signIn(t, top, "max")

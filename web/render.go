@@ -95,6 +95,12 @@ func (d *Dashboard) render(c *gin.Context, status int, page, tmpl string, v *vie
 // switch. It answers false after redirecting an anonymous browser to
 // the sign-in form.
 func (d *Dashboard) frame(c *gin.Context) (*view, bool) {
+	return d.frameWith(c, true)
+}
+
+// frameWith is frame, reading the kill switch only when banner is set:
+// polled fragments leave it to the banner's own poll.
+func (d *Dashboard) frameWith(c *gin.Context, banner bool) (*view, bool) {
 	v := &view{TemporalUI: d.opts.TemporalUIURL, Namespace: d.opts.TemporalNamespace,
 		Path: c.Request.URL.Path, Query: c.Request.URL.RawQuery, Done: doneMessages[c.Query("done")]}
 	var s sessionInfo
@@ -113,8 +119,10 @@ func (d *Dashboard) frame(c *gin.Context) (*view, bool) {
 		return nil, false
 	}
 	v.User, v.CSRF = s.User, s.CSRFToken
-	// A failed read leaves the banner off; the kill switch page says why.
-	_ = d.api.call(c.Request, http.MethodGet, "/api/kill-switch", nil, &v.KillSwitch)
+	if banner {
+		// A failed read leaves the banner off until its next poll.
+		_ = d.api.call(c.Request, http.MethodGet, "/api/kill-switch", nil, &v.KillSwitch)
+	}
 	return v, true
 }
 
@@ -142,7 +150,7 @@ func (d *Dashboard) show(c *gin.Context, status int, v *view, fn pageFunc) {
 // parts of a page htmx refreshes.
 func (d *Dashboard) fragment(fn pageFunc) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		v, ok := d.frame(c)
+		v, ok := d.frameWith(c, false)
 		if !ok {
 			return
 		}

@@ -12,8 +12,22 @@ func (d *Dashboard) killSwitch(_ *gin.Context, v *view) (string, error) {
 	return "killswitch", nil
 }
 
-func (d *Dashboard) killSwitchBanner(_ *gin.Context, _ *view) (string, error) {
-	return "killswitch#bannerbox", nil
+// killSwitchBanner answers the banner's poll with one API read: it runs
+// every 5 s on every open page, and each read counts against the user's
+// API read limit.
+func (d *Dashboard) killSwitchBanner(c *gin.Context) {
+	v := &view{}
+	if err := d.api.call(c.Request, http.MethodGet, "/api/kill-switch", nil, &v.KillSwitch); err != nil {
+		if apiErr, ok := err.(*APIError); ok && apiErr.Status == http.StatusUnauthorized {
+			c.Header("HX-Redirect", "/login")
+			c.Status(http.StatusUnauthorized)
+			return
+		}
+		// Keep polling; the next answer may succeed.
+		c.Status(http.StatusNoContent)
+		return
+	}
+	d.render(c, http.StatusOK, "killswitch", "bannerbox", v)
 }
 
 // setKillSwitch activates or deactivates; the API checks the role and

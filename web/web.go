@@ -84,7 +84,7 @@ func (d *Dashboard) Mount(r gin.IRouter) {
 	g.POST("/approvals/:id/approve", d.form(d.approve))
 	g.POST("/approvals/:id/reject", d.form(d.reject))
 	g.GET("/kill-switch", d.page(d.killSwitch))
-	g.GET("/kill-switch/banner", d.fragment(d.killSwitchBanner))
+	g.GET("/kill-switch/banner", d.killSwitchBanner)
 	g.POST("/kill-switch", d.form(d.setKillSwitch))
 	g.GET("/system", d.page(d.system))
 	for _, p := range placeholders {
