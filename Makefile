@@ -24,6 +24,10 @@ bin/temporal:
 test: bin/temporal ## run all tests (real Temporal dev server; Postgres when TEST_DATABASE_URL is set)
 	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal $(GO) test -count=1 -timeout 20m $(PKGS)
 
+.PHONY: screenshots
+screenshots: bin/temporal ## regenerate docs/screenshots/dashboard-*.png with the browser tests
+	./scripts/dashboard-screenshots.sh
+
 .PHONY: lint
 lint: ## go vet, gofmt and staticcheck
 	$(GO) vet $(PKGS)

@@ -230,9 +230,26 @@ func (s *server) actionList(c *gin.Context, f store.ActionFilter) (reply, error)
 	if err != nil {
 		return reply{}, err
 	}
+	// Each row names its incident, read in one query for the page.
+	var ids []string
+	for i := range rows {
+		if id := rows[i].IncidentID; id != nil && !slices.Contains(ids, *id) {
+			ids = append(ids, *id)
+		}
+	}
+	incs, err := s.store.IncidentsByID(c, ids)
+	if err != nil {
+		return reply{}, err
+	}
 	out := make([]actionView, 0, len(rows))
 	for i := range rows {
-		out = append(out, actionViewOf(&rows[i]))
+		v := actionViewOf(&rows[i])
+		if id := rows[i].IncidentID; id != nil {
+			if inc, found := incs[*id]; found {
+				v.Incident = &actionIncident{IncidentNumber: inc.IncidentNumber, IncidentType: inc.IncidentType, Severity: inc.Severity}
+			}
+		}
+		out = append(out, v)
 	}
 	return ok(out), nil
 }

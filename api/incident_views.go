@@ -10,6 +10,7 @@ import (
 type incidentSummary struct {
 	ID             string     `json:"id"`
 	IncidentNumber string     `json:"incident_number"`
+	Title          string     `json:"title,omitempty"`
 	IncidentType   string     `json:"incident_type"`
 	Severity       string     `json:"severity"`
 	Status         string     `json:"status"`
@@ -34,6 +35,7 @@ func summaryOf(inc *store.Incident) incidentSummary {
 	return incidentSummary{
 		ID:             inc.ID,
 		IncidentNumber: inc.IncidentNumber,
+		Title:          inc.Title,
 		IncidentType:   inc.IncidentType,
 		Severity:       inc.Severity,
 		Status:         inc.Status,

@@ -20,6 +20,7 @@ const (
 	maxSourceLen     = 255
 	maxAssigneeLen   = 255
 	maxTextLen       = 10000
+	maxSearchLen     = 100
 	incidentNotFound = "incident"
 )
 
@@ -128,6 +129,12 @@ func parseIncidentFilter(c *gin.Context) (store.IncidentFilter, error) {
 			bad["type"] = fmt.Sprintf("must be a non-empty incident type of at most %d characters", maxTypeLen)
 		}
 		f.Type = v
+	}
+	if v, ok := c.GetQuery("q"); ok {
+		if t := strings.TrimSpace(v); t == "" || utf8.RuneCountInString(t) > maxSearchLen {
+			bad["q"] = fmt.Sprintf("must be 1 to %d characters", maxSearchLen)
+		}
+		f.Search = v
 	}
 	f.CreatedAfter = parseTimeParam(c, bad, "created_after")
 	f.CreatedBefore = parseTimeParam(c, bad, "created_before")

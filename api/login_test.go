@@ -211,7 +211,7 @@ func TestLoginRefusesCrossSitePosts(t *testing.T) {
 			r := doRequest(t, b, env.server.URL, http.MethodPost, "/login", "", tc.body, tc.headers)
 			expectStatus(t, r, tc.want)
 			signedIn := doRequest(t, b, env.server.URL, http.MethodGet, "/api/users/me", "", nil, nil).Status == http.StatusOK
-			wantSignedIn := tc.want == http.StatusOK || (tc.want == http.StatusSeeOther && r.Header.Get("Location") == "/login")
+			wantSignedIn := tc.want == http.StatusOK || (tc.want == http.StatusSeeOther && r.Header.Get("Location") == "/")
 			if signedIn != wantSignedIn {
 				t.Fatalf("signed in: %v, want %v (%d %s %s)", signedIn, wantSignedIn, r.Status, r.Header.Get("Location"), r.Raw)
 			}

@@ -158,9 +158,11 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{put, "/incidents/:id", analyst, ScopeWrite, LimitWrite, "incident.update"}, s.updateIncident)
 	a.handle(Route{del, "/incidents/:id", admin, ScopeAdmin, LimitWrite, "incident.delete"}, s.deleteIncident)
 	a.handle(Route{post, "/incidents/:id/triage", analyst, ScopeWrite, LimitTriage, "incident.triage"}, s.triageIncident)
+	a.handle(Route{get, "/incidents/:id/triages", viewer, ScopeRead, LimitRead, ""}, s.listTriages)
 
 	a.handle(Route{get, "/users", manager, ScopeRead, LimitRead, ""}, s.listUsers)
 	a.handle(Route{get, "/users/me", viewer, ScopeRead, LimitRead, ""}, s.currentUser)
+	a.handle(Route{get, "/session", viewer, ScopeRead, LimitRead, ""}, s.currentSession)
 	a.handle(Route{post, "/users/me/password", viewer, ScopeWrite, LimitWrite, "user.password_change"}, s.changeOwnPassword)
 	a.handle(Route{get, "/users/:id", manager, ScopeRead, LimitRead, ""}, s.getUser)
 	a.handle(Route{post, "/users", admin, ScopeAdmin, LimitWrite, "user.create"}, s.createUser)

@@ -69,7 +69,9 @@ func (s *server) loginPage(c *gin.Context) {
 	}
 	c.Header("Content-Type", "text/html; charset=utf-8")
 	c.Header("X-Frame-Options", "DENY")
-	c.Header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
+	c.Header("Content-Security-Policy", "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'")
+	c.Header("X-Content-Type-Options", "nosniff")
+	c.Header("Referrer-Policy", "same-origin")
 	c.Status(http.StatusOK)
 	_ = loginTemplate.Execute(c.Writer, data)
 }
@@ -151,12 +153,25 @@ func (s *server) doLogin(c *gin.Context) (reply, error) {
 	c.Set(principalKey, &store.Principal{User: *u, Session: sess})
 	s.setSessionCookie(c, token, int(lifetimes.Absolute.Seconds()))
 	if bodyType == loginForm {
-		return redirect("/login"), nil
+		return redirect("/"), nil
 	}
 	return ok(gin.H{
 		"user": u, "csrf_token": sess.CSRFToken, "expires_at": sess.ExpiresAt.UTC(),
 		"idle_timeout_seconds": int(lifetimes.Idle.Seconds()),
 	}), nil
+}
+
+// currentSession answers who is calling and, for a browser session, the
+// session's CSRF token and expiry, which the dashboard puts in its forms.
+// Another origin cannot read the answer, so the token stays with the
+// pages of this one.
+func (s *server) currentSession(c *gin.Context) (reply, error) {
+	p := principal(c)
+	out := gin.H{"user": p.User}
+	if p.Session != nil {
+		out["csrf_token"], out["expires_at"] = p.Session.CSRFToken, p.Session.ExpiresAt.UTC()
+	}
+	return ok(out), nil
 }
 
 func (s *server) logout(c *gin.Context) (reply, error) {
@@ -195,20 +210,23 @@ type loginPageData struct {
 }
 
 var loginTemplate = template.Must(template.New("login").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Vigil: sign in</title>
-<style>body{font-family:system-ui,sans-serif;max-width:22rem;margin:4rem auto}label,input,button{display:block;width:100%;margin:.4rem 0}</style>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Vigil: sign in</title><link rel="stylesheet" href="/static/app.css">
 </head><body>
+<main class="login">
 <h1>Vigil</h1>
 {{if .User}}
 <p>Signed in as <strong>{{.User}}</strong>.</p>
-<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="{{.CSRF}}"><button type="submit">Sign out</button></form>
+<p><a class="button" href="/">Open the dashboard</a></p>
+<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="{{.CSRF}}"><button type="submit" class="secondary">Sign out</button></form>
 {{else}}
-{{if .Error}}<p role="alert">{{.Error}}</p>{{end}}
+{{if .Error}}<p class="notice error" role="alert">{{.Error}}</p>{{end}}
 <form method="post" action="/login">
-<label>Username or email <input name="login" autocomplete="username" required></label>
-<label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+<label for="login">Username or email</label><input id="login" name="login" autocomplete="username" required autofocus>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
 {{end}}
+</main>
 </body></html>
 `))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/api/serviceerror"
@@ -45,6 +46,39 @@ func triageView(t *store.Triage, reused bool) triageResponse {
 		DurationMS: t.DurationMS, WorkflowID: t.WorkflowID,
 		Reused: reused,
 	}
+}
+
+// triageRecord is one entry of an incident's triage history.
+type triageRecord struct {
+	triageResponse
+	Indicators  map[string][]string `json:"indicators,omitempty"`
+	Error       string              `json:"error,omitempty"`
+	RequestedBy string              `json:"requested_by"`
+	StartedAt   time.Time           `json:"started_at"`
+	CompletedAt *time.Time          `json:"completed_at,omitempty"`
+}
+
+// maxTriageHistory bounds the history one request returns.
+const maxTriageHistory = 100
+
+// listTriages answers an incident's triage history, newest first, with
+// the indicators and intelligence each run saw.
+func (s *server) listTriages(c *gin.Context) (reply, error) {
+	inc, err := s.store.GetIncident(c, c.Param("id"))
+	if err != nil {
+		return reply{}, orNotFound(err, incidentNotFound)
+	}
+	rows, err := s.store.ListTriages(c, inc.ID, maxTriageHistory)
+	if err != nil {
+		return reply{}, err
+	}
+	out := make([]triageRecord, 0, len(rows))
+	for i := range rows {
+		t := &rows[i]
+		out = append(out, triageRecord{triageResponse: triageView(t, false), Indicators: t.Indicators.V,
+			Error: t.Error, RequestedBy: t.RequestedBy, StartedAt: t.StartedAt.UTC(), CompletedAt: utcPtr(t.CompletedAt)})
+	}
+	return ok(out), nil
 }
 
 // triageIncident starts (or joins) a Triage workflow and waits a bounded

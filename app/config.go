@@ -29,6 +29,7 @@ type Config struct {
 	SecureCookies     bool          // VIGIL_COOKIE_SECURE
 	TrustedProxies    []string      // VIGIL_TRUSTED_PROXIES: comma-separated addresses or CIDRs
 	PublicURL         string        // VIGIL_PUBLIC_URL: where operators reach Vigil; run details link there
+	TemporalUIURL     string        // VIGIL_TEMPORAL_UI_URL: the Temporal Web UI the dashboard links to
 }
 
 // ConfigFromEnv reads the configuration from the environment, with defaults
@@ -45,6 +46,7 @@ func ConfigFromEnv() (Config, error) {
 		SecretKey:         os.Getenv("VIGIL_SECRET_KEY"),
 		TrustedProxies:    splitList(os.Getenv("VIGIL_TRUSTED_PROXIES")),
 		PublicURL:         strings.TrimRight(os.Getenv("VIGIL_PUBLIC_URL"), "/"),
+		TemporalUIURL:     strings.TrimRight(envOr("VIGIL_TEMPORAL_UI_URL", "http://127.0.0.1:8233"), "/"),
 	}
 	var err error
 	if c.MaxBodyBytes, err = envInt("VIGIL_MAX_BODY_BYTES", 1<<20); err != nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/triage"
+	"github.com/vigil-soc/vigil/web"
 	"github.com/vigil-soc/vigil/workflows"
 )
 
@@ -207,6 +208,10 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
 		Registerer: reg, Gatherer: prometheus.DefaultGatherer,
 	})
+	// The dashboard shares the engine and sends every read and write to
+	// the API's handler, so the API's checks decide each of them.
+	web.New(web.Options{API: router, TemporalUIURL: cfg.TemporalUIURL,
+		TemporalNamespace: cfg.TemporalNamespace, Log: log}).Mount(router.Engine)
 	srv := &http.Server{
 		Handler:           router,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -218,7 +223,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
 	}
-	log.Info("api listening", "url", "http://"+ln.Addr().String(), "version", Version)
+	log.Info("api listening", "url", "http://"+ln.Addr().String(), "dashboard", "http://"+ln.Addr().String()+"/", "version", Version)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -62,7 +62,8 @@ fi
 
 GOTOOLCHAIN=local go build -o bin/vigil ./cmd/vigil
 echo
-echo "  Vigil API:        http://$http_addr"
+echo "  Vigil dashboard:  http://$http_addr/"
+echo "  Vigil API:        http://$http_addr/api"
 echo "  Temporal Web UI:  http://127.0.0.1:$ui_port"
 echo "  Press Ctrl-C to stop both."
 echo

@@ -93,6 +93,18 @@ func (s *Store) GetTriage(ctx context.Context, id string) (*Triage, error) {
 	return &t, nil
 }
 
+// ListTriages returns an incident's triage records, newest first, at
+// most limit of them (the index on incident_id, started_at serves it).
+func (s *Store) ListTriages(ctx context.Context, incidentID string, limit int) ([]Triage, error) {
+	var out []Triage
+	err := s.db.WithContext(ctx).Where("incident_id = ?", incidentID).
+		Order("started_at DESC").Limit(limit).Find(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("list triages: %w", err)
+	}
+	return out, nil
+}
+
 // TriageOutcome is what a finished analysis writes back.
 type TriageOutcome struct {
 	Verdict            Verdict

@@ -214,3 +214,28 @@ func (nopTemporalLogger) Debug(string, ...any) {}
 func (nopTemporalLogger) Info(string, ...any)  {}
 func (nopTemporalLogger) Warn(string, ...any)  {}
 func (nopTemporalLogger) Error(string, ...any) {}
+
+// DatabaseURL returns a database address for a whole Vigil process under
+// test: a fresh schema in TEST_DATABASE_URL's database, dropped at
+// cleanup, or a SQLite file in a temporary directory.
+func DatabaseURL(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv("TEST_DATABASE_URL")
+	if base == "" {
+		return filepath.Join(t.TempDir(), "vigil.db")
+	}
+	schema := "t_" + randomHex(8)
+	admin, err := gorm.Open(postgres.Open(base), &gorm.Config{})
+	if err != nil {
+		t.Fatalf("connect to PostgreSQL: %v", err)
+	}
+	adminDB, _ := admin.DB()
+	if err := admin.Exec("CREATE SCHEMA " + schema).Error; err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = admin.Exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE").Error
+		_ = adminDB.Close()
+	})
+	return withSearchPath(base, schema)
+}

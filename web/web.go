@@ -1,0 +1,111 @@
+// Package web is Vigil's dashboard: server-rendered pages for analysts,
+// approvers and managers. It holds no business rules of its own; every
+// read and write is a request to the JSON API handler in the same process,
+// made with the signed-in user's session, so the API's checks (role,
+// scope, approval level, four-eyes, CSRF) decide every button.
+package web
+
+import (
+	"embed"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+)
+
+// sessionCookie is the API's session cookie, forwarded to the API as is.
+const sessionCookie = "vigil_session"
+
+// DefaultTemporalUIURL is where the Temporal Web UI of a dev server listens.
+const DefaultTemporalUIURL = "http://127.0.0.1:8233"
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Options configures the dashboard.
+type Options struct {
+	// API is the JSON API's handler; the dashboard sends it every read
+	// and write.
+	API http.Handler
+	// TemporalUIURL is the Temporal Web UI that workflow-backed objects
+	// link to (VIGIL_TEMPORAL_UI_URL).
+	TemporalUIURL string
+	// TemporalNamespace names the namespace in those links.
+	TemporalNamespace string
+	Log               *slog.Logger
+}
+
+// Dashboard serves the pages.
+type Dashboard struct {
+	api   apiClient
+	opts  Options
+	pages *pages
+	log   *slog.Logger
+}
+
+// New builds the dashboard; it panics when its embedded templates do not
+// parse, which a test catches before any release.
+func New(opts Options) *Dashboard {
+	if opts.TemporalUIURL == "" {
+		opts.TemporalUIURL = DefaultTemporalUIURL
+	}
+	opts.TemporalUIURL = strings.TrimRight(opts.TemporalUIURL, "/")
+	if opts.TemporalNamespace == "" {
+		opts.TemporalNamespace = "default"
+	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	return &Dashboard{api: apiClient{api: opts.API}, opts: opts, pages: mustParsePages(), log: opts.Log}
+}
+
+// Mount registers the dashboard's routes on r, beside the API's. All
+// dashboard routes are listed here.
+func (d *Dashboard) Mount(r gin.IRouter) {
+	static, _ := fs.Sub(staticFS, "static")
+	assets := r.Group("/static", securityHeaders, cacheStatic)
+	assets.StaticFS("/", http.FS(static))
+
+	g := r.Group("", securityHeaders)
+	g.GET("/", func(c *gin.Context) { c.Redirect(http.StatusSeeOther, "/incidents") })
+	g.GET("/incidents", d.page(d.incidents))
+	g.GET("/incidents/:id", d.page(d.incident))
+	g.GET("/incidents/:id/actions-table", d.fragment(d.incidentActions))
+	g.POST("/incidents/:id/triage", d.form(d.triage))
+	g.POST("/incidents/:id/update", d.form(d.updateIncident))
+	g.POST("/incidents/:id/actions", d.form(d.requestAction))
+	g.GET("/approvals", d.page(d.approvals))
+	g.GET("/approvals/queue", d.fragment(d.approvalQueue))
+	g.POST("/approvals/:id/approve", d.form(d.approve))
+	g.POST("/approvals/:id/reject", d.form(d.reject))
+	g.GET("/kill-switch", d.page(d.killSwitch))
+	g.GET("/kill-switch/banner", d.killSwitchBanner)
+	g.POST("/kill-switch", d.form(d.setKillSwitch))
+	g.GET("/system", d.page(d.system))
+	for _, p := range placeholders {
+		g.GET(p.Path, d.page(d.placeholder(p)))
+	}
+}
+
+// securityHeaders forbid framing, inline script and content sniffing on
+// every dashboard answer.
+func securityHeaders(c *gin.Context) {
+	h := c.Writer.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	c.Next()
+}
+
+func cacheStatic(c *gin.Context) {
+	// Assets change only with the binary; an hour keeps pages light
+	// without serving a stale script long after an upgrade.
+	c.Header("Cache-Control", "public, max-age=3600")
+	c.Next()
+}

@@ -1,0 +1,14 @@
+package web
+
+import "testing"
+
+// TestTemplatesParse fails when an embedded template does not parse or a
+// page of the navigation lacks its template.
+func TestTemplatesParse(t *testing.T) {
+	p := mustParsePages()
+	for _, name := range []string{"incidents", "incident", "approvals", "killswitch", "system", "placeholder", "error"} {
+		if p.byName[name] == nil {
+			t.Errorf("page template %q missing", name)
+		}
+	}
+}
