@@ -39,15 +39,16 @@ func TestValidateRefusesCostlyExpressions(t *testing.T) {
 }
 
 // TestEvalOverBudget: a condition whose cost shows only at run time stops
-// within a second with the same error on every run, as replayed workflow
-// code needs; so does a template.
+// with the same error on every run, as replayed workflow code needs; so
+// does a template. The bound on time only tells a cut-off from a run of
+// minutes on a loaded machine; the speed is a benchmark's to measure.
 func TestEvalOverBudget(t *testing.T) {
 	const cond = `let r = 1..(len(incident.number) * 400); all(r, {all(r, {all(r, {# > 0})})})`
 	var first string
 	for i := range 3 {
 		start := time.Now()
 		got, err := Eval(cond, sampleEnv())
-		if took := time.Since(start); took > time.Second {
+		if took := time.Since(start); took > 10*time.Second {
 			t.Errorf("run %d took %v", i, took)
 		}
 		if err == nil || got || !strings.Contains(err.Error(), "exceeded its step budget") {
