@@ -19,6 +19,9 @@ type PlaybookRun struct {
 	Version    string
 	Definition playbook.Playbook
 	Variables  map[string]any
+	// Steps are the step records a checkpoint stored, from which a run
+	// that continued as new resumes.
+	Steps []StepRecord
 }
 
 // ownedExecution reads a playbook execution and checks that the caller is
@@ -61,7 +64,7 @@ func (a *Activities) LoadPlaybookRun(ctx context.Context, executionID string) (P
 			fmt.Sprintf("stored playbook %q version %s does not validate: %v", e.PlaybookName, e.Version, res.Errors), ErrTypePermanent, nil)
 	}
 	return PlaybookRun{IncidentID: e.IncidentID, Name: e.PlaybookName, Version: e.Version,
-		Definition: *res.Playbook, Variables: e.Variables.V}, nil
+		Definition: *res.Playbook, Variables: e.Variables.V, Steps: e.Steps.V}, nil
 }
 
 // runRequester is who requests a run's actions: the user who started it,

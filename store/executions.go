@@ -105,3 +105,26 @@ func (s *Store) FinishExecution(ctx context.Context, id, status, reason string, 
 		Updates(map[string]any{"status": status, "error": reason, "steps": NewJSON(steps), "steps_completed": completed,
 			"completed_at": now, "duration_ms": now.Sub(e.StartedAt).Milliseconds()}).Error
 }
+
+// CheckpointExecution stores a running execution's step records and count
+// of finished steps, so a run that continues as new resumes from what the
+// store holds and never from its own input.
+func (s *Store) CheckpointExecution(ctx context.Context, id string, steps []StepRecord, completed int) error {
+	return s.db.WithContext(ctx).Model(&PlaybookExecution{}).Where("id = ? AND status = ?", id, ExecutionRunning).
+		Updates(map[string]any{"steps": NewJSON(steps), "steps_completed": completed}).Error
+}
+
+// HandOverAction makes the workflow named to the owner of an action that
+// the workflow named from owns and has not claimed: a playbook run hands an
+// action that waits for approval to its own Action workflow. It reports
+// false, and changes nothing, when from does not own the action, the
+// action has been claimed, or it has ended.
+func (s *Store) HandOverAction(ctx context.Context, id, from, to string) (bool, error) {
+	res := s.db.WithContext(ctx).Model(&Action{}).
+		Where("id = ? AND workflow_id = ? AND claimed_by = '' AND status IN ?", id, from, []string{ActionPending, ActionPendingApproval}).
+		Updates(map[string]any{"workflow_id": to, "updated_at": Now()})
+	if res.Error != nil {
+		return false, fmt.Errorf("hand over action: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
