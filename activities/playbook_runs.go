@@ -27,7 +27,7 @@ type PlaybookRun struct {
 // ownedExecution reads a playbook execution and checks that the caller is
 // its workflow.
 func (a *Activities) ownedExecution(ctx context.Context, executionID string) (*store.PlaybookExecution, error) {
-	e, err := a.Store.GetExecution(ctx, executionID)
+	e, err := a.Store.GetExecutionHead(ctx, executionID)
 	if err != nil {
 		return nil, permanentIfNotFound(fmt.Errorf("playbook execution %s: %w", executionID, err))
 	}
@@ -56,6 +56,9 @@ func (a *Activities) LoadPlaybookRun(ctx context.Context, executionID string) (P
 			fmt.Sprintf("playbook %s version %s no longer exists", e.PlaybookName, e.Version), ErrTypePermanent, err)
 	}
 	if err != nil {
+		return PlaybookRun{}, err
+	}
+	if e, err = a.Store.GetExecution(ctx, e.ID); err != nil {
 		return PlaybookRun{}, err
 	}
 	res := playbook.Parse([]byte(ver.Content))

@@ -79,6 +79,20 @@ func (s *Store) GetExecution(ctx context.Context, id string) (*PlaybookExecution
 	return &e, nil
 }
 
+// GetExecutionHead reads one run without its step records, which grow
+// with the run: what a step needs to know about its run costs the same at
+// step 1,000 as at step 1.
+func (s *Store) GetExecutionHead(ctx context.Context, id string) (*PlaybookExecution, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	var e PlaybookExecution
+	if err := s.db.WithContext(ctx).Omit("steps").Take(&e, "id = ?", id).Error; err != nil {
+		return nil, translate(err)
+	}
+	return &e, nil
+}
+
 // ListExecutions returns a playbook's runs, newest first.
 func (s *Store) ListExecutions(ctx context.Context, playbookID string, limit int) ([]PlaybookExecution, error) {
 	var out []PlaybookExecution
@@ -97,7 +111,7 @@ func (s *Store) RecordExecutionProgress(ctx context.Context, id string, complete
 // FinishExecution records how a run ended; a finished run stays finished.
 func (s *Store) FinishExecution(ctx context.Context, id, status, reason string, steps []StepRecord, completed int) error {
 	var e PlaybookExecution
-	if err := s.db.WithContext(ctx).Take(&e, "id = ?", id).Error; err != nil {
+	if err := s.db.WithContext(ctx).Omit("steps").Take(&e, "id = ?", id).Error; err != nil {
 		return translate(err)
 	}
 	now := Now()
