@@ -84,7 +84,6 @@ func (h *harness) runPlaybook(ctx context.Context, tc client.Client, incID strin
 	return el, nil
 }
 
-
 func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
