@@ -36,11 +36,11 @@ type PlaybookActionRequest struct {
 }
 
 // InlineAction is a playbook step's action recorded for the run itself to
-// carry out: Owner is the workflow the store records as its own, the run's
-// unless the action was handed over to an Action workflow before.
+// carry out. RunOwns is false when the store records another owner: the
+// action was handed over to its own Action workflow before.
 type InlineAction struct {
 	RecommendedAction
-	Owner string
+	RunOwns bool
 }
 
 // LoadPlaybookIncident snapshots the incident a playbook run works on.
@@ -76,7 +76,7 @@ func (a *Activities) CreateInlinePlaybookAction(ctx context.Context, req Playboo
 	if err != nil {
 		return InlineAction{}, err
 	}
-	return InlineAction{RecommendedAction: rec, Owner: act.WorkflowID}, nil
+	return InlineAction{RecommendedAction: rec, RunOwns: act.WorkflowID == callerWorkflow(ctx)}, nil
 }
 
 // recordPlaybookAction records a step's action, owned by the run itself

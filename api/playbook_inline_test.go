@@ -114,7 +114,7 @@ func TestHandStartedActionWorkflowCannotRunAnInlineAction(t *testing.T) {
 // steps continues as new, resumes from the step records the store holds
 // and ends with every step recorded once, in order.
 func TestLongPlaybookContinuesAsNew(t *testing.T) {
-	const n = 260
+	const n = 110
 	e, _ := runToEnd(t, ticketSteps("inline-long-"+randomSuffix(), n))
 	if e.Status != store.ExecutionCompleted || e.StepsCompleted != n || len(e.Steps.V) != n {
 		t.Fatalf("execution %s, %d steps completed, %d recorded: %s", e.Status, e.StepsCompleted, len(e.Steps.V), e.Error)

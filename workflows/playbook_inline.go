@@ -25,8 +25,8 @@ const progressEvery = 25
 
 // stepsPerRun bounds the steps one run of a long playbook begins before it
 // continues as new, which keeps its history (about five events a step)
-// well under the server's limits.
-const stepsPerRun = 250
+// well under the server's limits and its recorded histories small.
+const stepsPerRun = 100
 
 // inlineActivityOptions are the Action workflow's retry rules, for the
 // local activities an inline step runs. The claim in the store makes a
@@ -56,7 +56,7 @@ func (r *playbookRun) runActionInline(ctx workflow.Context, step playbook.Step, 
 		return nil, err
 	}
 	id := ia.ActionID
-	if ia.Owner != workflow.GetInfo(ctx).WorkflowExecution.ID {
+	if !ia.RunOwns {
 		// Handed over before this run continued: its workflow carries it.
 		return r.runChildAction(ctx, step, ia.RecommendedAction, r.wakes)
 	}
