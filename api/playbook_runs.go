@@ -92,7 +92,9 @@ func (s *server) runPlaybook(c *gin.Context) (reply, error) {
 	// Poll without the step records, which a long run's checkpoints make
 	// large; read them once the wait is over.
 	_, err = waitFor(c, s.opts.ActionWait,
-		func(ctx context.Context) (*store.PlaybookExecution, error) { return s.store.GetExecutionHead(ctx, e.ID) },
+		func(ctx context.Context) (*store.PlaybookExecution, error) {
+			return s.store.GetExecutionHead(ctx, e.ID)
+		},
 		func(e *store.PlaybookExecution) bool { return e.Status != store.ExecutionRunning })
 	if err != nil {
 		return reply{}, err
