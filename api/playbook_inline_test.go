@@ -133,3 +133,48 @@ func TestLongPlaybookContinuesAsNew(t *testing.T) {
 		t.Fatalf("the last run of a %d-step playbook did not continue an earlier one", n)
 	}
 }
+
+// TestApprovalSignalToTheRunReachesTheHandedOverAction: an approver who
+// read a step's action while the playbook run still owned it signals the
+// run, not the action's own workflow. The run passes the wake on, and the
+// action, whose approval the store records, runs.
+func TestApprovalSignalToTheRunReachesTheHandedOverAction(t *testing.T) {
+	p := createPlaybook(t, fmt.Sprintf("name: wake-%s\nsteps:\n  - name: isolate\n    action: isolate_host\n    parameters:\n      host_id: ws-%s\n",
+		randomSuffix(), randomSuffix()))
+	key := keyFor(t, store.RoleAnalyst)
+	inc := createIncident(t, key, map[string]any{"incident_type": "malware", "source": "edr", "severity": "critical"})
+	r := call(t, http.MethodPost, "/api/playbooks/"+p["id"].(string)+"/run", key, map[string]any{"incident_id": inc["id"]})
+	expectStatus(t, r, http.StatusAccepted)
+	execID, runWF := r.data()["execution_id"].(string), r.data()["workflow_id"].(string)
+	ctx := context.Background()
+	var act *store.Action
+	testenv.Eventually(t, 20*time.Second, func() bool {
+		acts, err := env.store.ListActions(ctx, store.ActionFilter{IncidentID: inc["id"].(string)})
+		if err != nil || len(acts) != 1 || acts[0].WorkflowID != workflows.ActionWorkflowID(acts[0].ID) {
+			return false
+		}
+		act = &acts[0]
+		d, err := env.temporal.DescribeWorkflowExecution(ctx, act.WorkflowID, "")
+		return err == nil && d.WorkflowExecutionInfo.Status == enums.WORKFLOW_EXECUTION_STATUS_RUNNING
+	}, "the isolation was not handed to its own workflow")
+	name := "senior-" + randomSuffix()
+	senior, err := env.store.CreateUser(ctx, store.NewUser{Username: name, Email: name + "@example.com", Role: store.RoleSenior})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The approval as the API records it, then the wake sent to the run.
+	if won, err := env.store.ClaimApproval(ctx, act.ID, senior, ""); err != nil || !won {
+		t.Fatalf("approve: %v %v", won, err)
+	}
+	if err := env.temporal.SignalWorkflow(ctx, runWF, "", workflows.SignalApprove, workflows.ApproveSignal{By: name}); err != nil {
+		t.Fatal(err)
+	}
+	var e *store.PlaybookExecution
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		e, err = env.store.GetExecution(ctx, execID)
+		return err == nil && e.Status != store.ExecutionRunning
+	}, "the approved action never ran: the wake did not reach it")
+	if e.Status != store.ExecutionCompleted {
+		t.Fatalf("run ended %s: %s", e.Status, e.Error)
+	}
+}
