@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/vigil-soc/vigil/activities"
 	"github.com/vigil-soc/vigil/playbook"
+	"github.com/vigil-soc/vigil/runview"
 )
 
 // changePlaybookInline names the change after which a playbook run carries
@@ -81,6 +83,8 @@ func (r *playbookRun) runActionInline(ctx workflow.Context, step playbook.Step, 
 		switch {
 		case isErrType(err, activities.ErrTypeKillSwitch):
 			r.status = "paused_by_kill_switch"
+			_, reason, _ := strings.Cut(rootMessage(err), "kill switch active:")
+			r.show(ctx, runview.Parked(reason))
 			r.save(ctx)
 			parkUntilResumed(ctx, r.view)
 			r.status = "running"
