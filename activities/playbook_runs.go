@@ -19,12 +19,15 @@ type PlaybookRun struct {
 	Version    string
 	Definition playbook.Playbook
 	Variables  map[string]any
+	// Steps are the step records a checkpoint stored, from which a run
+	// that continued as new resumes.
+	Steps []StepRecord
 }
 
 // ownedExecution reads a playbook execution and checks that the caller is
 // its workflow.
 func (a *Activities) ownedExecution(ctx context.Context, executionID string) (*store.PlaybookExecution, error) {
-	e, err := a.Store.GetExecution(ctx, executionID)
+	e, err := a.Store.GetExecutionHead(ctx, executionID)
 	if err != nil {
 		return nil, permanentIfNotFound(fmt.Errorf("playbook execution %s: %w", executionID, err))
 	}
@@ -55,13 +58,16 @@ func (a *Activities) LoadPlaybookRun(ctx context.Context, executionID string) (P
 	if err != nil {
 		return PlaybookRun{}, err
 	}
+	if e, err = a.Store.GetExecution(ctx, e.ID); err != nil {
+		return PlaybookRun{}, err
+	}
 	res := playbook.Parse([]byte(ver.Content))
 	if !res.Valid() {
 		return PlaybookRun{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("stored playbook %q version %s does not validate: %v", e.PlaybookName, e.Version, res.Errors), ErrTypePermanent, nil)
 	}
 	return PlaybookRun{IncidentID: e.IncidentID, Name: e.PlaybookName, Version: e.Version,
-		Definition: *res.Playbook, Variables: e.Variables.V}, nil
+		Definition: *res.Playbook, Variables: e.Variables.V, Steps: e.Steps.V}, nil
 }
 
 // runRequester is who requests a run's actions: the user who started it,

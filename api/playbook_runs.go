@@ -89,9 +89,17 @@ func (s *server) runPlaybook(c *gin.Context) (reply, error) {
 	}
 	setAuditTarget(c, p.ID)
 	setAuditDetails(c, map[string]any{"execution_id": e.ID, "incident_id": inc.ID, "version": e.Version})
-	done, err := waitFor(c, s.opts.ActionWait,
-		func(ctx context.Context) (*store.PlaybookExecution, error) { return s.store.GetExecution(ctx, e.ID) },
+	// Poll without the step records, which a long run's checkpoints make
+	// large; read them once the wait is over.
+	_, err = waitFor(c, s.opts.ActionWait,
+		func(ctx context.Context) (*store.PlaybookExecution, error) {
+			return s.store.GetExecutionHead(ctx, e.ID)
+		},
 		func(e *store.PlaybookExecution) bool { return e.Status != store.ExecutionRunning })
+	if err != nil {
+		return reply{}, err
+	}
+	done, err := s.store.GetExecution(c, e.ID)
 	if err != nil {
 		return reply{}, err
 	}

@@ -79,6 +79,20 @@ func (s *Store) GetExecution(ctx context.Context, id string) (*PlaybookExecution
 	return &e, nil
 }
 
+// GetExecutionHead reads one run without its step records, which grow
+// with the run: what a step needs to know about its run costs the same at
+// step 1,000 as at step 1.
+func (s *Store) GetExecutionHead(ctx context.Context, id string) (*PlaybookExecution, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	var e PlaybookExecution
+	if err := s.db.WithContext(ctx).Omit("steps").Take(&e, "id = ?", id).Error; err != nil {
+		return nil, translate(err)
+	}
+	return &e, nil
+}
+
 // ListExecutions returns a playbook's runs, newest first.
 func (s *Store) ListExecutions(ctx context.Context, playbookID string, limit int) ([]PlaybookExecution, error) {
 	var out []PlaybookExecution
@@ -97,11 +111,34 @@ func (s *Store) RecordExecutionProgress(ctx context.Context, id string, complete
 // FinishExecution records how a run ended; a finished run stays finished.
 func (s *Store) FinishExecution(ctx context.Context, id, status, reason string, steps []StepRecord, completed int) error {
 	var e PlaybookExecution
-	if err := s.db.WithContext(ctx).Take(&e, "id = ?", id).Error; err != nil {
+	if err := s.db.WithContext(ctx).Omit("steps").Take(&e, "id = ?", id).Error; err != nil {
 		return translate(err)
 	}
 	now := Now()
 	return s.db.WithContext(ctx).Model(&PlaybookExecution{}).Where("id = ? AND status = ?", id, ExecutionRunning).
 		Updates(map[string]any{"status": status, "error": reason, "steps": NewJSON(steps), "steps_completed": completed,
 			"completed_at": now, "duration_ms": now.Sub(e.StartedAt).Milliseconds()}).Error
+}
+
+// CheckpointExecution stores a running execution's step records and count
+// of finished steps, so a run that continues as new resumes from what the
+// store holds and never from its own input.
+func (s *Store) CheckpointExecution(ctx context.Context, id string, steps []StepRecord, completed int) error {
+	return s.db.WithContext(ctx).Model(&PlaybookExecution{}).Where("id = ? AND status = ?", id, ExecutionRunning).
+		Updates(map[string]any{"steps": NewJSON(steps), "steps_completed": completed}).Error
+}
+
+// HandOverAction makes the workflow named to the owner of an action that
+// the workflow named from owns and has not claimed: a playbook run hands an
+// action that waits for approval to its own Action workflow. It reports
+// false, and changes nothing, when from does not own the action, the
+// action has been claimed, or it has ended.
+func (s *Store) HandOverAction(ctx context.Context, id, from, to string) (bool, error) {
+	res := s.db.WithContext(ctx).Model(&Action{}).
+		Where("id = ? AND workflow_id = ? AND claimed_by = '' AND status IN ?", id, from, []string{ActionPending, ActionPendingApproval}).
+		Updates(map[string]any{"workflow_id": to, "updated_at": Now()})
+	if res.Error != nil {
+		return false, fmt.Errorf("hand over action: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
 }

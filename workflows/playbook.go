@@ -30,6 +30,9 @@ type PlaybookInput struct {
 	Definition  playbook.Playbook
 	Version     string
 	Variables   map[string]any
+	// Continued marks a run that continues an earlier one of the same
+	// execution: it resumes from the step records the store holds.
+	Continued bool
 }
 
 // PlaybookOutcome is how a playbook run ended.
@@ -59,6 +62,18 @@ type playbookRun struct {
 	view     bool
 	begun    int
 	children map[string]stepLabel
+	// inline is set when the run carries out action steps itself (see
+	// changePlaybookInline); waiting holds the Action workflows it waits
+	// for, and wakes counts the approve and reject signals it passed on.
+	inline  bool
+	waiting map[string]workflow.ChildWorkflowFuture
+	wakes   int
+	// fromStore is set when the run loaded its execution from the store;
+	// stored are the step records it found there.
+	fromStore bool
+	stored    []activities.StepRecord
+	// begunHere counts the steps this run (not the execution) began.
+	begunHere int
 }
 
 // Playbook interprets a playbook version step by step: action steps run as
@@ -81,7 +96,7 @@ func Playbook(ctx workflow.Context, in PlaybookInput) (PlaybookOutcome, error) {
 	})
 	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second})
 
-	if workflow.GetVersion(ctx, changePlaybookFromStore, workflow.DefaultVersion, 1) == 1 {
+	if r.fromStore = workflow.GetVersion(ctx, changePlaybookFromStore, workflow.DefaultVersion, 1) == 1; r.fromStore {
 		if out, ok := r.loadFromStore(ctx); !ok {
 			return out, nil
 		}
@@ -89,6 +104,9 @@ func Playbook(ctx workflow.Context, in PlaybookInput) (PlaybookOutcome, error) {
 	}
 	if r.view = operatorView(ctx); r.view {
 		r.followChildren(ctx)
+	}
+	if r.inline = r.fromStore && workflow.GetVersion(ctx, changePlaybookInline, workflow.DefaultVersion, 1) == 1; r.inline {
+		r.forwardWakes(ctx)
 	}
 	var inc playbook.IncidentEnv
 	if err := workflow.ExecuteActivity(summarised(ctx, r.view, "load incident"), activityRef.LoadPlaybookIncident, in.IncidentID).Get(ctx, &inc); err != nil {
@@ -98,7 +116,14 @@ func Playbook(ctx workflow.Context, in PlaybookInput) (PlaybookOutcome, error) {
 		Outputs: map[string]any{}, Playbook: playbook.PlaybookEnv{Name: in.Definition.Name, Version: in.Version}}
 
 	steps := in.Definition.Steps
-	for i := 0; i >= 0 && i < len(steps); {
+	start := 0
+	if r.inline && in.Continued {
+		start = r.resumeFrom(r.stored)
+	}
+	for i := start; i >= 0 && i < len(steps); {
+		if r.inline && (r.begunHere >= stepsPerRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested()) {
+			return PlaybookOutcome{}, r.continueAsNew(ctx)
+		}
 		r.waitWhileHalted(ctx)
 		step := steps[i]
 		if step.Kind() == playbook.KindCondition {
@@ -155,7 +180,8 @@ func (r *playbookRun) loadFromStore(ctx workflow.Context) (PlaybookOutcome, bool
 		return out, false
 	}
 	r.in = PlaybookInput{ExecutionID: r.in.ExecutionID, IncidentID: run.IncidentID, Definition: run.Definition,
-		Version: run.Version, Variables: run.Variables}
+		Version: run.Version, Variables: run.Variables, Continued: r.in.Continued}
+	r.stored = run.Steps
 	return PlaybookOutcome{}, true
 }
 
@@ -254,6 +280,9 @@ func (r *playbookRun) runAction(ctx workflow.Context, step playbook.Step) (map[s
 	if err != nil {
 		return nil, err
 	}
+	if r.inline {
+		return r.runActionInline(ctx, step, params)
+	}
 	var rec activities.RecommendedAction
 	err = workflow.ExecuteActivity(summarised(ctx, r.view, "record action "+step.Action), activityRef.CreatePlaybookAction, activities.PlaybookActionRequest{
 		ExecutionID: r.in.ExecutionID, IncidentID: r.in.IncidentID, Step: step.Name,
@@ -262,6 +291,14 @@ func (r *playbookRun) runAction(ctx workflow.Context, step playbook.Step) (map[s
 	if err != nil {
 		return nil, err
 	}
+	return r.runChildAction(ctx, step, rec, 0)
+}
+
+// runChildAction runs a recorded action as a child Action workflow and
+// waits for it to end (approvals included). An inline run passes on the
+// wakes it received since wakesBefore, as an approver may have signalled
+// the run while it still owned the action.
+func (r *playbookRun) runChildAction(ctx workflow.Context, step playbook.Step, rec activities.RecommendedAction, wakesBefore int) (map[string]any, error) {
 	opts := workflow.ChildWorkflowOptions{
 		WorkflowID:            ActionWorkflowID(rec.ActionID),
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
@@ -276,17 +313,21 @@ func (r *playbookRun) runAction(ctx workflow.Context, step playbook.Step) (map[s
 		r.children[rec.ActionID] = r.labelOf(step)
 	}
 	cctx := workflow.WithChildOptions(ctx, opts)
+	child := workflow.ExecuteChildWorkflow(cctx, Action, ActionInput{ActionID: rec.ActionID})
+	if r.inline {
+		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err == nil {
+			r.waiting[rec.ActionID] = child
+			defer delete(r.waiting, rec.ActionID)
+			if r.wakes != wakesBefore {
+				r.wake(ctx, rec.ActionID, SignalApprove, nil)
+			}
+		}
+	}
 	var outcome ActionOutcome
-	if err := workflow.ExecuteChildWorkflow(cctx, Action, ActionInput{ActionID: rec.ActionID}).Get(ctx, &outcome); err != nil {
+	if err := child.Get(ctx, &outcome); err != nil {
 		return nil, err
 	}
-	out := map[string]any{"status": outcome.Status, "action_id": rec.ActionID, "success": false, "message": outcome.Error}
-	if res := outcome.Result; res != nil {
-		for k, v := range res.Output {
-			out[k] = v
-		}
-		out["success"], out["message"] = res.Success, res.Message
-	}
+	out := actionStepOutput(rec.ActionID, outcome)
 	if outcome.Status != "completed" {
 		return out, fmt.Errorf("action %s ended %s: %s", step.Action, outcome.Status, outcome.Error)
 	}
@@ -304,7 +345,10 @@ func (r *playbookRun) begin(ctx workflow.Context, step playbook.Step) int {
 	// Take the index before saving: saving yields, and a parallel branch
 	// may append its own record meanwhile.
 	idx := len(r.records) - 1
-	r.save(ctx)
+	r.begunHere++
+	if !r.inline {
+		r.save(ctx)
+	}
 	return idx
 }
 
@@ -319,7 +363,9 @@ func (r *playbookRun) end(ctx workflow.Context, idx int, out map[string]any, err
 		rec.Status = "completed"
 		r.completed++
 	}
-	r.save(ctx)
+	if !r.inline || r.completed%progressEvery == 0 {
+		r.save(ctx)
+	}
 }
 
 // save mirrors the count of finished steps to the store; the step records

@@ -14,6 +14,8 @@ import (
 	"runtime"
 	"time"
 
+	"go.temporal.io/sdk/client"
+
 	"github.com/vigil-soc/vigil/internal/testenv"
 )
 
@@ -21,13 +23,15 @@ func main() {
 	n := flag.Int("n", 100, "operations per measurement")
 	c := flag.Int("c", 8, "concurrency for throughput measurements")
 	steps := flag.String("steps", "10,100,1000", "playbook lengths to run")
+	rounds := flag.Int("rounds", 1, "rounds of the playbook measurement; the table of medians follows")
+	playbooksOnly := flag.Bool("playbooks-only", false, "measure only playbook run time")
 	flag.Parse()
-	if err := run(*n, *c, *steps); err != nil {
+	if err := run(*n, *c, *steps, *rounds, *playbooksOnly); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(n, c int, steps string) error {
+func run(n, c int, steps string, rounds int, playbooksOnly bool) error {
 	ctx := context.Background()
 	tmp, err := testenv.StartTemporal(ctx)
 	if err != nil {
@@ -47,8 +51,18 @@ func run(n, c int, steps string) error {
 
 	fmt.Printf("# Vigil workflow paths, %s, %d CPUs, %s/%s, %s, store %s\n\n",
 		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), h.store.Dialect())
+	if !playbooksOnly {
+		if err := workflowPaths(ctx, h, tmp.Client, n, c); err != nil {
+			return err
+		}
+	}
+	return playbookRounds(ctx, h, tmp.Client, parseList(steps), rounds)
+}
+
+// workflowPaths measures approvals and actions beside their baselines.
+func workflowPaths(ctx context.Context, h *harness, tc client.Client, n, c int) error {
 	var rows []row
-	base, err := bareSignalRoundTrip(ctx, tmp.Client, n)
+	base, err := bareSignalRoundTrip(ctx, tc, n)
 	if err != nil {
 		return err
 	}
@@ -60,7 +74,7 @@ func run(n, c int, steps string) error {
 	appr.baseline = &base
 	rows = append(rows, appr)
 
-	one, err := bareWorkflowWithActivity(ctx, tmp.Client, n, c)
+	one, err := bareWorkflowWithActivity(ctx, tc, n, c)
 	if err != nil {
 		return err
 	}
@@ -73,14 +87,5 @@ func run(n, c int, steps string) error {
 	rows = append(rows, auto)
 	printRows(rows)
 
-	lengths := parseList(steps)
-	bare := make(map[int]float64, len(lengths))
-	for _, n := range lengths {
-		if bare[n], err = bareSequentialActivities(ctx, tmp.Client, n); err != nil {
-			return err
-		}
-	}
-	fmt.Printf("\n## Playbook run time by length (one create_ticket action step each)\n\n")
-	fmt.Printf("Baseline: a bare workflow calling the same number of activities one after another.\n\n")
-	return h.playbookScaling(ctx, lengths, bare)
+	return nil
 }

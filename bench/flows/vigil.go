@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -125,51 +124,4 @@ func (h *harness) actionThroughput(ctx context.Context, n, conc int) (row, error
 		}
 		return err
 	})
-}
-
-// playbookScaling runs playbooks of growing length and reports run time
-// and the cost per step, to show it grows linearly.
-func (h *harness) playbookScaling(ctx context.Context, lengths []int, bareMS map[int]float64) error {
-	_, inc, err := h.call(http.MethodPost, "/api/incidents", h.admin, map[string]any{"incident_type": "bench", "source": "bench", "severity": "low"})
-	if err != nil {
-		return err
-	}
-	incID := data(inc)["id"].(string)
-	fmt.Println("| steps | run time s | ms per step | bare ms per activity | per step vs bare |")
-	fmt.Println("|---|---|---|---|---|")
-	for _, n := range lengths {
-		var b strings.Builder
-		fmt.Fprintf(&b, "name: bench-%d-%d\nsteps:\n", n, time.Now().UnixNano())
-		for i := range n {
-			fmt.Fprintf(&b, "  - name: s%d\n    action: create_ticket\n    parameters:\n      title: \"step %d of {{ incident.number }}\"\n", i, i)
-		}
-		_, pb, err := h.call(http.MethodPost, "/api/playbooks", h.admin, map[string]any{"content": b.String()})
-		if err != nil {
-			return err
-		}
-		pid := data(pb)["id"].(string)
-		t0 := time.Now()
-		_, run, err := h.call(http.MethodPost, "/api/playbooks/"+pid+"/run", h.admin, map[string]any{"incident_id": incID})
-		if err != nil {
-			return err
-		}
-		execID := data(run)["execution_id"].(string)
-		for {
-			e, err := h.store.GetExecution(ctx, execID)
-			if err != nil {
-				return err
-			}
-			if e.Status != store.ExecutionRunning {
-				if e.Status != store.ExecutionCompleted {
-					return fmt.Errorf("playbook of %d steps ended %s: %s", n, e.Status, e.Error)
-				}
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		el := time.Since(t0)
-		per := float64(el.Milliseconds()) / float64(n)
-		fmt.Printf("| %d | %.1f | %.1f | %.1f | x%.1f |\n", n, el.Seconds(), per, bareMS[n], per/bareMS[n])
-	}
-	return nil
 }
