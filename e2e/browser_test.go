@@ -256,8 +256,59 @@ func TestDashboardInBrowser(t *testing.T) {
 			t.Fatal("the action row does not name its approver")
 		}
 	})
+	t.Run("actions list shows the requested isolate_host", func(t *testing.T) {
+		senior.t = t
+		senior.open("/actions?action_type=isolate_host")
+		row := fmt.Sprintf(`tr[data-action-type="isolate_host"] a[href="/actions/%s"]`, actionID)
+		senior.run(chromedp.WaitVisible(chromedp.CSS(row)))
+		senior.run(chromedp.Click(chromedp.CSS(row)), chromedp.WaitVisible(chromedp.CSS("#approved-by")))
+		if got := senior.text("#approved-by"); !strings.Contains(got, "sam") {
+			t.Fatalf("action detail names approver %q, want sam", got)
+		}
+		senior.screenshot("action")
+		senior.run(chromedp.SendKeys(chromedp.CSS("#rb-reason"), "false positive after all"),
+			chromedp.Click(chromedp.CSS("#rollback-submit")),
+			chromedp.WaitVisible(chromedp.CSS("p.notice.ok")))
+		if got := senior.text("h1"); !strings.Contains(got, "unisolate host") || !strings.Contains(senior.text("p.notice.ok"), "completed") {
+			t.Fatalf("after rollback the page shows %q / %q", got, senior.text("p.notice.ok"))
+		}
+	})
+	t.Run("playbook editor shows an unknown action at its line", func(t *testing.T) {
+		manager := b.signIn(t, top, "max")
+		manager.open("/playbooks/new")
+		// Replace the starter text; the unknown action is on line 4.
+		get(manager, chromedp.Evaluate[bool](`(document.querySelector("#pb-content").value = "") === ""`))
+		manager.run(chromedp.SendKeys(chromedp.CSS("#pb-content"), "name: contain\nsteps:\n  - name: boom\n    action: launch_missiles\n"),
+			chromedp.WaitVisible(chromedp.CSS(`#problems li.problem-error[data-line="4"]`)))
+		got := manager.text(`#problems li.problem-error[data-line="4"]`)
+		if !strings.Contains(got, "line 4") || !strings.Contains(got, `unknown action "launch_missiles"`) {
+			t.Fatalf("editor shows %q for line 4", got)
+		}
+		manager.screenshot("playbook-editor")
+		// Saving the same text is refused by the API, with the error at
+		// the same line and the text kept.
+		manager.run(chromedp.Click(chromedp.CSS("#save-playbook")),
+			chromedp.WaitVisible(chromedp.CSS(`#problems li.problem-error[data-line="4"]`)))
+		if !strings.Contains(get(manager, chromedp.Value(chromedp.CSS("#pb-content"))), "launch_missiles") {
+			t.Fatal("a refused save lost the text")
+		}
+	})
+	t.Run("playbook runs on an incident by number", func(t *testing.T) {
+		analyst.t = t
+		analyst.open("/playbooks")
+		analyst.run(chromedp.Click(chromedp.CSS(`tr[data-playbook="Malware containment"] a`)),
+			chromedp.WaitVisible(chromedp.CSS("#run-incident")))
+		analyst.run(chromedp.SendKeys(chromedp.CSS("#run-incident"), incNumber),
+			chromedp.Click(chromedp.CSS("#run-submit")),
+			chromedp.WaitVisible(chromedp.CSS("#run-progress")))
+		analyst.run(chromedp.WaitVisible(chromedp.CSS(`#run-progress tr.step-row`)))
+		if !analyst.exists("#run-workflow") {
+			t.Fatal("the run page has no link to its workflow")
+		}
+		analyst.screenshot("playbook-run")
+	})
 	t.Run("server time per page", func(t *testing.T) {
-		measurePages(t, srv.base, "sam", "/incidents", "/incidents/"+incID, "/approvals", "/kill-switch", "/system")
+		measurePages(t, srv.base, "sam", "/incidents", "/incidents/"+incID, "/approvals", "/actions", "/actions/"+actionID, "/kill-switch", "/system")
 	})
 	t.Run("kill switch banner on every page", func(t *testing.T) {
 		manager := b.signIn(t, top, "max")
