@@ -140,6 +140,10 @@ func (u *user) screenshot(name string) {
 	}
 }
 
+// doneNotice is the success message after a redirect; the editor's own
+// "valid" notice lacks the status role, so a wait cannot mistake it.
+const doneNotice = `main > p.notice.ok[role="status"]`
+
 // TestDashboardInBrowser walks the dashboard's main flows in Chromium
 // against one vigil serve: sign-in, incidents, triage, requesting an
 // action that needs approval, deciding it, the refusals a viewer meets,
@@ -286,11 +290,40 @@ func TestDashboardInBrowser(t *testing.T) {
 		}
 		manager.screenshot("playbook-editor")
 		// Saving the same text is refused by the API, with the error at
-		// the same line and the text kept.
+		// the same line and the text kept (the list is emptied first, so
+		// only the answer to the save can fill it).
+		get(manager, chromedp.Evaluate[bool](`(document.querySelector("#problems").innerHTML = "") === ""`))
 		manager.run(chromedp.Click(chromedp.CSS("#save-playbook")),
 			chromedp.WaitVisible(chromedp.CSS(`#problems li.problem-error[data-line="4"]`)))
 		if !strings.Contains(get(manager, chromedp.Value(chromedp.CSS("#pb-content"))), "launch_missiles") {
 			t.Fatal("a refused save lost the text")
+		}
+	})
+	t.Run("playbook saved from the editor, changed and restored", func(t *testing.T) {
+		manager := b.signIn(t, top, "max")
+		manager.open("/playbooks/new")
+		text := "name: e2e scan\ndescription: first\ntriggers:\n  incident_type: malware\nsteps:\n  - name: scan\n    action: scan_host\n    parameters:\n      host_id: fin-ws-042\n"
+		get(manager, chromedp.Evaluate[bool](`(document.querySelector("#pb-content").value = "") === ""`))
+		manager.run(chromedp.SendKeys(chromedp.CSS("#pb-content"), text),
+			chromedp.WaitVisible(chromedp.CSS("#playbook-valid")),
+			chromedp.Click(chromedp.CSS("#save-playbook")),
+			chromedp.WaitVisible(chromedp.CSS(doneNotice)))
+		if got := manager.text("h1"); got != "e2e scan" {
+			t.Fatalf("after saving the page is %q", got)
+		}
+		manager.run(chromedp.Click(chromedp.CSS("#edit-link")), chromedp.WaitVisible(chromedp.CSS("#pb-content")))
+		get(manager, chromedp.Evaluate[bool](`(() => { const t = document.querySelector("#pb-content"); t.value = t.value.replace("first", "second"); return true })()`))
+		manager.run(chromedp.Click(chromedp.CSS("#save-playbook")), chromedp.WaitVisible(chromedp.CSS(doneNotice)))
+		// A fresh page without the "Saved." notice, so the wait below
+		// sees the restore's own.
+		manager.open(get(manager, chromedp.Evaluate[string](`location.pathname`)))
+		manager.run(chromedp.Click(chromedp.CSS(`#versions form[action$="/restore"] button`)),
+			chromedp.WaitVisible(chromedp.CSS(doneNotice)))
+		if got := manager.text(doneNotice); !strings.Contains(got, "restored") {
+			t.Fatalf("after restore the page says %q", got)
+		}
+		if !strings.Contains(manager.text("main"), "first") {
+			t.Fatal("the restored version does not carry the first description")
 		}
 	})
 	t.Run("playbook runs on an incident by number", func(t *testing.T) {

@@ -69,6 +69,7 @@ var doneMessages = map[string]string{
 	"rb_pending_approval": "Rollback requested: it waits for approval.",
 	"rb_failed":           "The rollback action failed; see its error below.",
 	"run_started":         "Playbook run started.",
+	"restored":            "Version restored: it is now the newest version.",
 	"key_revoked":         "Key revoked.",
 	"user_created":        "User created.",
 }

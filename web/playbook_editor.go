@@ -105,7 +105,6 @@ func (d *Dashboard) validatePlaybook(c *gin.Context, v *view) (string, error) {
 		Warnings []problem `json:"warnings"`
 	}
 	check := validation{Checked: true}
-	v.Data = &editorData{Check: check}
 	err := d.api.call(c.Request, http.MethodPost, "/api/playbooks/validate", map[string]string{"content": c.PostForm("content")}, &out)
 	if apiErr, ok := err.(*APIError); ok {
 		check.Err = apiErr
@@ -135,7 +134,7 @@ func (d *Dashboard) savePlaybook(c *gin.Context, _ *view) (string, error) {
 	return "/playbooks/" + url.PathEscape(id) + "?done=saved", nil
 }
 
-// LineOf names a problem's place for the list: "line 4" or "whole file".
+// LineOf names a problem's place for the list: "line 4", or "whole playbook" when the API gives no line.
 func (p problem) LineOf() string {
 	if p.Line <= 0 {
 		return "whole playbook"

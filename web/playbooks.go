@@ -20,11 +20,11 @@ type playbook struct {
 	Triggers    map[string]any `json:"triggers"`
 	Variables   map[string]any `json:"variables"`
 	Steps       []struct {
-		Name      string         `json:"name"`
-		Action    string         `json:"action"`
-		Condition string         `json:"condition"`
-		Output    string         `json:"output"`
-		Parameter map[string]any `json:"parameters"`
+		Name       string         `json:"name"`
+		Action     string         `json:"action"`
+		Condition  string         `json:"condition"`
+		Output     string         `json:"output"`
+		Parameters map[string]any `json:"parameters"`
 	} `json:"steps"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
@@ -164,7 +164,8 @@ func (d *Dashboard) incidentRef(c *gin.Context, ref string) (string, error) {
 		Details: map[string]any{"incident": "no incident with this number"}}
 }
 
-// looksLikeNumber tells an incident number (INC-2026-0042) from an id.
+// looksLikeNumber tells an incident number (INC-2026-0042) from an id,
+// which is a 36-character UUID.
 func looksLikeNumber(ref string) bool {
 	return len(ref) < 36
 }
