@@ -326,6 +326,32 @@ func TestDashboardInBrowser(t *testing.T) {
 			t.Fatal("the restored version does not carry the first description")
 		}
 	})
+	t.Run("analyst's forged playbook save is refused", func(t *testing.T) {
+		analyst.t = t
+		analyst.open("/playbooks")
+		if analyst.exists("#new-playbook") {
+			t.Fatal("an analyst is offered the new playbook button")
+		}
+		// The analyst's own session and CSRF token, posted by hand: the
+		// API refuses the role, whatever the page showed.
+		status := get(analyst, chromedp.Evaluate[string](`(async () => {
+			const s = await (await fetch("/api/session")).json();
+			const body = new URLSearchParams({csrf_token: s.data.csrf_token, form: "save",
+				content: "name: forged\nsteps:\n  - name: s\n    action: scan_host\n    parameters:\n      host_id: x\n"});
+			const r = await fetch("/playbooks/new", {method: "POST", body, redirect: "manual"});
+			return r.status + " " + (await r.text());
+		})()`, chromedp.EvalAwaitPromise))
+		// The refusal is the role's, not a CSRF failure: the token was
+		// good, so only the role check stands between the analyst and it.
+		if !strings.HasPrefix(status, "403 ") || !strings.Contains(status, "needs role manager") {
+			t.Fatalf("forged playbook save by an analyst answered %.200q, want 403 naming the manager role", status)
+		}
+		for _, p := range srv.list(t, "/api/playbooks") {
+			if p["name"] == "forged" {
+				t.Fatal("the forged playbook was saved")
+			}
+		}
+	})
 	t.Run("playbook runs on an incident by number", func(t *testing.T) {
 		analyst.t = t
 		analyst.open("/playbooks")
