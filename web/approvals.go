@@ -31,6 +31,9 @@ type action struct {
 	Result          map[string]any `json:"result"`
 	Error           string         `json:"error"`
 	DecisionReason  string         `json:"decision_reason"`
+	PolicyRule      string         `json:"policy_rule"`
+	RollbackOf      string         `json:"rollback_of"`
+	RolledBackBy    string         `json:"rolled_back_by"`
 	ExpiresAt       *time.Time     `json:"expires_at"`
 	WorkflowID      string         `json:"workflow_id"`
 	Incident        *struct {

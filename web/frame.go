@@ -54,20 +54,24 @@ type killSwitchState struct {
 // doneMessages are the only success messages a redirect may ask for, so
 // a crafted link cannot put its own words on a page.
 var doneMessages = map[string]string{
-	"triaged":      "Triage finished.",
-	"triage_run":   "Triage started; the verdict appears when it finishes.",
-	"updated":      "Incident updated.",
-	"requested":    "Action requested.",
-	"approved":     "Action approved.",
-	"rejected":     "Action rejected.",
-	"ks_on":        "Kill switch activated: automation is halted.",
-	"ks_off":       "Kill switch deactivated: automation resumes.",
-	"saved":        "Saved.",
-	"deleted":      "Deleted.",
-	"rolled_back":  "Rollback requested.",
-	"run_started":  "Playbook run started.",
-	"key_revoked":  "Key revoked.",
-	"user_created": "User created.",
+	"triaged":             "Triage finished.",
+	"triage_run":          "Triage started; the verdict appears when it finishes.",
+	"updated":             "Incident updated.",
+	"requested":           "Action requested.",
+	"approved":            "Action approved.",
+	"rejected":            "Action rejected.",
+	"ks_on":               "Kill switch activated: automation is halted.",
+	"ks_off":              "Kill switch deactivated: automation resumes.",
+	"saved":               "Saved.",
+	"deleted":             "Deleted.",
+	"rolled_back":         "Rollback requested.",
+	"rb_completed":        "Rolled back: the rollback action completed.",
+	"rb_pending_approval": "Rollback requested: it waits for approval.",
+	"rb_failed":           "The rollback action failed; see its error below.",
+	"run_started":         "Playbook run started.",
+	"restored":            "Version restored: it is now the newest version.",
+	"key_revoked":         "Key revoked.",
+	"user_created":        "User created.",
 }
 
 // navEntry is one item of the navigation.
@@ -87,8 +91,6 @@ var navigation = []navEntry{
 
 // placeholders are navigation entries whose pages are not built yet.
 var placeholders = []navEntry{
-	{"actions", "Actions", "/actions"},
-	{"playbooks", "Playbooks", "/playbooks"},
 	{"admin", "Admin", "/admin"},
 }
 

@@ -35,6 +35,7 @@ type actionType struct {
 	Description          string `json:"description"`
 	Category             string `json:"category"`
 	SupportsRollback     bool   `json:"supports_rollback"`
+	RollbackAction       string `json:"rollback_action"`
 	DefaultApprovalLevel string `json:"default_approval_level"`
 	Parameters           []struct {
 		Name     string `json:"name"`

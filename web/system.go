@@ -86,6 +86,12 @@ func (d *Dashboard) redisplay(c *gin.Context) (pageFunc, bool) {
 		return d.incident, true
 	case strings.HasPrefix(p, "/approvals"):
 		return d.approvals, true
+	case strings.HasPrefix(p, "/actions/:id"):
+		return d.actionDetail, true
+	case p == "/playbooks/new" || p == "/playbooks/:id/edit":
+		return d.playbookEditor, true
+	case strings.HasPrefix(p, "/playbooks/:id"):
+		return d.playbookDetail, true
 	case strings.HasPrefix(p, "/kill-switch"):
 		return d.killSwitch, true
 	}
