@@ -59,6 +59,9 @@ type actionRun struct {
 	view   bool
 	plan   activities.ActionPlan
 	status string
+	// decide is set when the run is woken by UpdateDecide (see
+	// changeUpdateDecisions) rather than by signals.
+	decide *decideState
 }
 
 // Action decides an action by policy, waits for approval when policy asks
@@ -86,12 +89,19 @@ func Action(ctx workflow.Context, in ActionInput) (ActionOutcome, error) {
 	if r.view {
 		workflow.SetCurrentDetails(ctx, "deciding by policy")
 	}
+	if storeDecides && workflow.GetVersion(ctx, changeUpdateDecisions, workflow.DefaultVersion, 1) == 1 {
+		if err := r.registerDecide(ctx); err != nil {
+			return ActionOutcome{}, err
+		}
+	}
 	var plan activities.ActionPlan
 	if err := workflow.ExecuteActivity(summarised(ctx, r.view, "policy decision"), activityRef.DecideAction, in.ActionID).Get(ctx, &plan); err != nil {
-		return r.fail(ctx, "policy evaluation failed: "+err.Error())
+		out, err := r.fail(ctx, "policy evaluation failed: "+err.Error())
+		return r.finish(ctx, out, err)
 	}
 	if storeDecides {
-		return r.runOnStoreDecisions(ctx, plan)
+		out, err := r.runOnStoreDecisions(ctx, plan)
+		return r.finish(ctx, out, err)
 	}
 	switch plan.Outcome {
 	case activities.OutcomeDeny:

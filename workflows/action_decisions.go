@@ -50,21 +50,28 @@ func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.Ac
 	lctx = summarisedLocal(lctx, r.view, "read the stored decision")
 	timerCtx, cancelTimer := workflow.WithCancel(ctx)
 	defer cancelTimer()
-	woke, expired := "", false
+	woke, expired, covers := "", false, 0
 	sel := workflow.NewSelector(ctx)
+	// Signals and updates only wake the run; the store decides.
 	for _, name := range []string{SignalApprove, SignalReject} {
 		sel.AddReceive(workflow.GetSignalChannel(ctx, name), func(c workflow.ReceiveChannel, _ bool) {
 			c.Receive(ctx, nil)
 			woke = name
 		})
 	}
+	if r.decide != nil {
+		r.decide.addWakes(timerCtx, sel, r.view, &woke)
+	}
 	// No decision by the deadline means the approval expired; the deadline
-	// stays the original one however many signals arrive.
+	// stays the original one however many wake-ups arrive.
 	sel.AddFuture(newTimer(timerCtx, r.view, plan.ApprovalExpiry, "approval expiry"), func(workflow.Future) { expired = true })
 	for {
 		sel.Select(ctx)
 		if expired {
 			return r.fail(ctx, fmt.Sprintf("approval expired: no decision within %s", plan.ApprovalExpiry))
+		}
+		if r.decide != nil {
+			covers = r.decide.asked
 		}
 		var d activities.StoredDecision
 		if err := workflow.ExecuteLocalActivity(lctx, activityRef.ReadActionDecision, r.in.ActionID).Get(ctx, &d); err != nil {
@@ -91,8 +98,11 @@ func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.Ac
 			r.stage = StageAwaitingApproval
 			r.report(ctx, ActionStatusPendingApproval, waiting)
 		default:
-			workflow.GetLogger(ctx).Warn("suspicious: signal without a decision in the store; ignored",
-				"action_id", r.in.ActionID, "signal", woke)
+			workflow.GetLogger(ctx).Warn("suspicious: wake-up without a decision in the store; ignored",
+				"action_id", r.in.ActionID, "by", woke)
+		}
+		if r.decide != nil {
+			r.decide.answered = covers
 		}
 	}
 }
