@@ -38,8 +38,8 @@ type DecideResult struct {
 // decideState is what the UpdateDecide handler shares with the run.
 type decideState struct {
 	wakes    workflow.Channel
-	asked    int             // updates accepted so far
-	answered int             // updates whose wake-up a store read covered
+	asked    int            // updates accepted so far
+	answered int            // updates whose wake-up a store read covered
 	outcome  *ActionOutcome // set when the run ends
 }
 
