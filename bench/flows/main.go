@@ -17,6 +17,16 @@ import (
 	"github.com/vigil-soc/vigil/internal/testenv"
 )
 
+// Goals the ratios are held to (see bench/README.md).
+const (
+	// approvalGoal bounds approve → completed p99 against the bare
+	// signal → completed p99.
+	approvalGoal = 1.5
+	// playbookGoal bounds a playbook step against a bare sequential
+	// activity.
+	playbookGoal = 1.5
+)
+
 func main() {
 	n := flag.Int("n", 100, "operations per measurement")
 	c := flag.Int("c", 8, "concurrency for throughput measurements")
@@ -47,31 +57,25 @@ func run(n, c int, steps string) error {
 
 	fmt.Printf("# Vigil workflow paths, %s, %d CPUs, %s/%s, %s, store %s\n\n",
 		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), h.store.Dialect())
-	var rows []row
 	base, err := bareSignalRoundTrip(ctx, tmp.Client, n)
 	if err != nil {
 		return err
 	}
-	rows = append(rows, base)
 	appr, err := h.approvalLatency(ctx, n)
 	if err != nil {
 		return err
 	}
 	appr.baseline = &base
-	rows = append(rows, appr)
-
 	one, err := bareWorkflowWithActivity(ctx, tmp.Client, n, c)
 	if err != nil {
 		return err
 	}
-	rows = append(rows, one)
 	auto, err := h.actionThroughput(ctx, n, c)
 	if err != nil {
 		return err
 	}
 	auto.baseline = &one
-	rows = append(rows, auto)
-	printRows(rows)
+	verdicts := []verdict{latencyVerdict(appr, approvalGoal), throughputVerdict(auto, 0)}
 
 	lengths := parseList(steps)
 	bare := make(map[int]float64, len(lengths))
@@ -80,7 +84,10 @@ func run(n, c int, steps string) error {
 			return err
 		}
 	}
-	fmt.Printf("\n## Playbook run time by length (one create_ticket action step each)\n\n")
-	fmt.Printf("Baseline: a bare workflow calling the same number of activities one after another.\n\n")
-	return h.playbookScaling(ctx, lengths, bare)
+	pb, err := h.playbookScaling(ctx, lengths, bare)
+	if err != nil {
+		return err
+	}
+	printVerdicts(append(verdicts, pb...))
+	return nil
 }

@@ -127,16 +127,15 @@ func (h *harness) actionThroughput(ctx context.Context, n, conc int) (row, error
 	})
 }
 
-// playbookScaling runs playbooks of growing length and reports run time
-// and the cost per step, to show it grows linearly.
-func (h *harness) playbookScaling(ctx context.Context, lengths []int, bareMS map[int]float64) error {
+// playbookScaling runs playbooks of growing length and reports the cost
+// per step against a bare sequential activity, to show it grows linearly.
+func (h *harness) playbookScaling(ctx context.Context, lengths []int, bareMS map[int]float64) ([]verdict, error) {
 	_, inc, err := h.call(http.MethodPost, "/api/incidents", h.admin, map[string]any{"incident_type": "bench", "source": "bench", "severity": "low"})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	incID := data(inc)["id"].(string)
-	fmt.Println("| steps | run time s | ms per step | bare ms per activity | per step vs bare |")
-	fmt.Println("|---|---|---|---|---|")
+	var out []verdict
 	for _, n := range lengths {
 		var b strings.Builder
 		fmt.Fprintf(&b, "name: bench-%d-%d\nsteps:\n", n, time.Now().UnixNano())
@@ -145,23 +144,23 @@ func (h *harness) playbookScaling(ctx context.Context, lengths []int, bareMS map
 		}
 		_, pb, err := h.call(http.MethodPost, "/api/playbooks", h.admin, map[string]any{"content": b.String()})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		pid := data(pb)["id"].(string)
 		t0 := time.Now()
 		_, run, err := h.call(http.MethodPost, "/api/playbooks/"+pid+"/run", h.admin, map[string]any{"incident_id": incID})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		execID := data(run)["execution_id"].(string)
 		for {
 			e, err := h.store.GetExecution(ctx, execID)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if e.Status != store.ExecutionRunning {
 				if e.Status != store.ExecutionCompleted {
-					return fmt.Errorf("playbook of %d steps ended %s: %s", n, e.Status, e.Error)
+					return nil, fmt.Errorf("playbook of %d steps ended %s: %s", n, e.Status, e.Error)
 				}
 				break
 			}
@@ -169,7 +168,10 @@ func (h *harness) playbookScaling(ctx context.Context, lengths []int, bareMS map
 		}
 		el := time.Since(t0)
 		per := float64(el.Milliseconds()) / float64(n)
-		fmt.Printf("| %d | %.1f | %.1f | %.1f | x%.1f |\n", n, el.Seconds(), per, bareMS[n], per/bareMS[n])
+		out = append(out, verdict{path: fmt.Sprintf("playbook step, %d create_ticket steps", n),
+			vigil:    fmt.Sprintf("%.1f ms per step (run %.1f s)", per, el.Seconds()),
+			baseline: fmt.Sprintf("bare sequential activity: %.1f ms", bareMS[n]),
+			ratio:    per / bareMS[n], goal: playbookGoal})
 	}
-	return nil
+	return out, nil
 }
