@@ -34,8 +34,9 @@ func (r *actionRun) runOnStoreDecisions(ctx workflow.Context, plan activities.Ac
 }
 
 // awaitStoredApproval waits until the store records a decision, woken by
-// approve and reject signals, until the approval expires. A signal with no
-// decision behind it changes nothing and is logged as suspicious.
+// the decide update (runs since changeUpdateDecisions), approve and reject
+// signals, or a periodic recheck, until the approval expires. A wake-up
+// with no decision behind it changes nothing and is logged as suspicious.
 func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.ActionPlan) (ActionOutcome, error) {
 	r.stage = StageAwaitingApproval
 	waiting := r.awaitingDetails(ctx)
@@ -131,7 +132,7 @@ func (r *actionRun) executeClaimed(ctx workflow.Context, mayWait bool) (out Acti
 			out, err := r.fail(ctx, "execution failed: "+rootMessage(err))
 			return out, false, err
 		}
-		if err := workflow.ExecuteActivity(summarised(ctx, r.view, "record result"), activityRef.RecordActionResult, r.in.ActionID, res).Get(ctx, nil); err != nil {
+		if err := r.recordResult(ctx, res); err != nil {
 			return ActionOutcome{}, false, err
 		}
 		r.stage = StageDone

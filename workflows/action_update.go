@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/vigil-soc/vigil/activities"
 )
 
 // changeUpdateDecisions names the change after which the API wakes a
@@ -99,4 +102,17 @@ func (d *decideState) addWakes(ctx workflow.Context, sel workflow.Selector, view
 		})
 	}
 	recheck()
+}
+
+// recordResult stores a finished execution. Runs woken by UpdateDecide do
+// it in a local activity, in the workflow task that sees the connector's
+// result, so the decide update answers one activity round trip sooner.
+func (r *actionRun) recordResult(ctx workflow.Context, res activities.ExecutionResult) error {
+	if r.decide == nil {
+		return workflow.ExecuteActivity(summarised(ctx, r.view, "record result"), activityRef.RecordActionResult, r.in.ActionID, res).Get(ctx, nil)
+	}
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute,
+			MaximumAttempts: 20, NonRetryableErrorTypes: []string{activities.ErrTypeNotOwner, activities.ErrTypeNotFound}}})
+	return workflow.ExecuteLocalActivity(summarisedLocal(lctx, r.view, "record result"), activityRef.RecordActionResult, r.in.ActionID, res).Get(ctx, nil)
 }
