@@ -204,9 +204,6 @@ func Eventually(t testing.TB, timeout time.Duration, cond func() bool, msg strin
 	}
 }
 
-// UsingPostgres reports whether tests run against PostgreSQL.
-func UsingPostgres() bool { return os.Getenv("TEST_DATABASE_URL") != "" }
-
 // TemporalLogger is a Temporal SDK logger that keeps tests quiet.
 func TemporalLogger() log.Logger { return nopTemporalLogger{} }
 
