@@ -20,7 +20,7 @@ type ActionInput struct {
 
 // ActionOutcome is how an Action workflow ended.
 type ActionOutcome struct {
-	Status string // completed, failed, rejected
+	Status string // ActionStatusCompleted, ActionStatusFailed, ActionStatusRejected
 	Result *activities.ExecutionResult
 	Error  string
 }
@@ -106,7 +106,7 @@ func Action(ctx workflow.Context, in ActionInput) (ActionOutcome, error) {
 	switch plan.Outcome {
 	case activities.OutcomeDeny:
 		r.stage = StageDone
-		return ActionOutcome{Status: "rejected"}, nil
+		return ActionOutcome{Status: ActionStatusRejected}, nil
 	case activities.OutcomeRequireApproval:
 		approved, outcome, err := r.awaitApproval(ctx, plan)
 		if !approved {
@@ -145,7 +145,7 @@ func (r *actionRun) awaitApproval(ctx workflow.Context, plan activities.ActionPl
 		return true, ActionOutcome{}, nil
 	case rejected:
 		r.stage = StageDone
-		return false, ActionOutcome{Status: "rejected"}, nil
+		return false, ActionOutcome{Status: ActionStatusRejected}, nil
 	}
 	out, err := r.fail(ctx, fmt.Sprintf("approval expired: no decision within %s", plan.ApprovalExpiry))
 	return false, out, err
@@ -169,7 +169,7 @@ func (r *actionRun) execute(ctx workflow.Context) (ActionOutcome, error) {
 			return ActionOutcome{}, err
 		}
 		r.stage = StageDone
-		return ActionOutcome{Status: "completed", Result: &res}, nil
+		return ActionOutcome{Status: ActionStatusCompleted, Result: &res}, nil
 	}
 }
 
@@ -210,8 +210,8 @@ func (r *actionRun) fail(ctx workflow.Context, reason string) (ActionOutcome, er
 	if err := workflow.ExecuteActivity(dctx, activityRef.FailAction, r.in.ActionID, reason).Get(dctx, nil); err != nil {
 		return ActionOutcome{}, err
 	}
-	r.report(dctx, ActionStatusFailed, runview.Ended("failed", failureCause(reason)))
-	return ActionOutcome{Status: "failed", Error: reason}, nil
+	r.report(dctx, ActionStatusFailed, runview.Ended(ActionStatusFailed, failureCause(reason)))
+	return ActionOutcome{Status: ActionStatusFailed, Error: reason}, nil
 }
 
 // rootMessage strips Temporal's wrapping so the stored error reads as the

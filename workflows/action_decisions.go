@@ -24,8 +24,8 @@ func (r *actionRun) runOnStoreDecisions(ctx workflow.Context, plan activities.Ac
 	switch plan.Outcome {
 	case activities.OutcomeDeny:
 		r.stage = StageDone
-		r.report(ctx, ActionStatusRejected, runview.Ended("rejected", "denied by policy rule "+plan.RuleName))
-		return ActionOutcome{Status: "rejected"}, nil
+		r.report(ctx, ActionStatusRejected, runview.Ended(ActionStatusRejected, "denied by policy rule "+plan.RuleName))
+		return ActionOutcome{Status: ActionStatusRejected}, nil
 	case activities.OutcomeRequireApproval:
 		return r.awaitStoredApproval(ctx, plan)
 	}
@@ -85,8 +85,8 @@ func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.Ac
 		switch d.State {
 		case activities.DecisionRejected:
 			r.stage = StageDone
-			r.report(ctx, ActionStatusRejected, runview.Ended("rejected", "by an approver"))
-			return ActionOutcome{Status: "rejected"}, nil
+			r.report(ctx, ActionStatusRejected, runview.Ended(ActionStatusRejected, "by an approver"))
+			return ActionOutcome{Status: ActionStatusRejected}, nil
 		case activities.DecisionEnded:
 			r.stage = StageDone
 			r.report(ctx, d.Status, runview.Ended(d.Status, "ended outside this run"))
@@ -136,8 +136,8 @@ func (r *actionRun) executeClaimed(ctx workflow.Context, mayWait bool) (out Acti
 			return ActionOutcome{}, false, err
 		}
 		r.stage = StageDone
-		r.report(ctx, ActionStatusCompleted, runview.Ended("completed", r.plan.ConnectorCall))
-		return ActionOutcome{Status: "completed", Result: &res}, false, nil
+		r.report(ctx, ActionStatusCompleted, runview.Ended(ActionStatusCompleted, r.plan.ConnectorCall))
+		return ActionOutcome{Status: ActionStatusCompleted, Result: &res}, false, nil
 	}
 }
 
@@ -145,10 +145,10 @@ func (r *actionRun) executeClaimed(ctx workflow.Context, mayWait bool) (out Acti
 // own, without touching the action.
 func (r *actionRun) refused(ctx workflow.Context, err error) (ActionOutcome, error) {
 	r.stage = StageDone
-	r.report(ctx, ActionStatusFailed, runview.Ended("failed", "the store does not know this run as the action's own"))
+	r.report(ctx, ActionStatusFailed, runview.Ended(ActionStatusFailed, "the store does not know this run as the action's own"))
 	workflow.GetLogger(ctx).Warn("suspicious: workflow is not the action's own; ended without effect",
 		"action_id", r.in.ActionID, "error", err)
-	return ActionOutcome{Status: "failed", Error: rootMessage(err)}, nil
+	return ActionOutcome{Status: ActionStatusFailed, Error: rootMessage(err)}, nil
 }
 
 func isErrType(err error, typ string) bool {

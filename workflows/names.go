@@ -6,6 +6,7 @@ package workflows
 import (
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/workflows/workflowid"
 )
 
@@ -27,13 +28,15 @@ var (
 	SearchApprovalLevel = temporal.NewSearchAttributeKeyKeyword("ApprovalLevel")
 )
 
-// Values of SearchActionStatus.
+// Values of SearchActionStatus and of ActionOutcome.Status. Those the
+// store also records are the store's own; executing is shown only while a
+// run calls its connector.
 const (
-	ActionStatusPendingApproval = "pending_approval"
+	ActionStatusPendingApproval = store.ActionPendingApproval
 	ActionStatusExecuting       = "executing"
-	ActionStatusCompleted       = "completed"
-	ActionStatusFailed          = "failed"
-	ActionStatusRejected        = "rejected"
+	ActionStatusCompleted       = store.ActionCompleted
+	ActionStatusFailed          = store.ActionFailed
+	ActionStatusRejected        = store.ActionRejected
 )
 
 // SearchAttributeNames lists the custom search attributes Vigil uses, for
