@@ -57,15 +57,20 @@ func run(n, c int, steps string) error {
 
 	fmt.Printf("# Vigil workflow paths, %s, %d CPUs, %s/%s, %s, store %s\n\n",
 		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), h.store.Dialect())
-	base, err := bareSignalRoundTrip(ctx, tmp.Client, n)
+	signal, stopBare, err := bareSignalRoundTrip(ctx, tmp.Client, n)
 	if err != nil {
 		return err
 	}
-	appr, err := h.approvalLatency(ctx, n)
+	approve, err := h.approvalLatency(n)
+	if err != nil {
+		stopBare()
+		return err
+	}
+	appr, err := measurePair(n, "bare signal → waiting workflow completed", signal, "approve → action completed (API)", approve)
+	stopBare()
 	if err != nil {
 		return err
 	}
-	appr.baseline = &base
 	one, err := bareWorkflowWithActivity(ctx, tmp.Client, n, c)
 	if err != nil {
 		return err

@@ -66,6 +66,29 @@ func measure(name string, ops, conc int, fn func(i int) error) (row, error) {
 	return row{name: name, ops: ops, elapsed: time.Since(start), lat: lat}, nil
 }
 
+// measurePair runs ops operations of each of two paths one after the
+// other, alternating a then b, so both meet the same background load on a
+// shared machine; b's row gets a's as its baseline.
+func measurePair(ops int, nameA string, a func(i int) error, nameB string, b func(i int) error) (row, error) {
+	ra := row{name: nameA, ops: ops}
+	rb := row{name: nameB, ops: ops, baseline: &ra}
+	for i := range ops {
+		for _, p := range []struct {
+			r  *row
+			fn func(int) error
+		}{{&ra, a}, {&rb, b}} {
+			t0 := time.Now()
+			if err := p.fn(i); err != nil {
+				return row{}, fmt.Errorf("%s: operation %d: %w", p.r.name, i, err)
+			}
+			d := time.Since(t0)
+			p.r.lat = append(p.r.lat, d)
+			p.r.elapsed += d
+		}
+	}
+	return rb, nil
+}
+
 func ms(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64)
 }
