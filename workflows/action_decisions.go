@@ -117,7 +117,7 @@ func (r *actionRun) executeClaimed(ctx workflow.Context, mayWait bool) (out Acti
 		r.stage = StageExecuting
 		r.report(ctx, ActionStatusExecuting, runview.Executing(r.plan.ConnectorCall))
 		var res activities.ExecutionResult
-		err := workflow.ExecuteActivity(summarised(ctx, r.view, r.plan.ConnectorCall), activityRef.ExecuteAction, r.in.ActionID).Get(ctx, &res)
+		err := r.callConnector(ctx, &res)
 		switch {
 		case isErrType(err, activities.ErrTypeKillSwitch):
 			r.park(ctx, err)

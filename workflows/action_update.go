@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/vigil-soc/vigil/activities"
@@ -104,15 +103,33 @@ func (d *decideState) addWakes(ctx workflow.Context, sel workflow.Selector, view
 	recheck()
 }
 
-// recordResult stores a finished execution. Runs woken by UpdateDecide do
-// it in a local activity, in the workflow task that sees the connector's
-// result, so the decide update answers one activity round trip sooner.
+// callConnector runs the claimed connector call. Runs woken by
+// UpdateDecide run it as a local activity, in the workflow task that read
+// the decision, and record the result the same way: the claim, the
+// connector's idempotency on the action id and the retry policy are those
+// of the regular activity, and the decide update answers without a round
+// trip through the task queue per step. Connector calls are short (the
+// connectors bound them well under a minute), which local activities need.
+func (r *actionRun) callConnector(ctx workflow.Context, res *activities.ExecutionResult) error {
+	if r.decide == nil {
+		return workflow.ExecuteActivity(summarised(ctx, r.view, r.plan.ConnectorCall), activityRef.ExecuteAction, r.in.ActionID).Get(ctx, res)
+	}
+	return workflow.ExecuteLocalActivity(localLike(ctx, r.view, r.plan.ConnectorCall), activityRef.ExecuteAction, r.in.ActionID).Get(ctx, res)
+}
+
+// recordResult stores a finished execution, in a local activity for runs
+// woken by UpdateDecide (see callConnector).
 func (r *actionRun) recordResult(ctx workflow.Context, res activities.ExecutionResult) error {
 	if r.decide == nil {
 		return workflow.ExecuteActivity(summarised(ctx, r.view, "record result"), activityRef.RecordActionResult, r.in.ActionID, res).Get(ctx, nil)
 	}
-	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute,
-			MaximumAttempts: 20, NonRetryableErrorTypes: []string{activities.ErrTypeNotOwner, activities.ErrTypeNotFound}}})
-	return workflow.ExecuteLocalActivity(summarisedLocal(lctx, r.view, "record result"), activityRef.RecordActionResult, r.in.ActionID, res).Get(ctx, nil)
+	return workflow.ExecuteLocalActivity(localLike(ctx, r.view, "record result"), activityRef.RecordActionResult, r.in.ActionID, res).Get(ctx, nil)
+}
+
+// localLike gives a local activity the timeout and retry policy of the
+// run's regular activities.
+func localLike(ctx workflow.Context, view bool, summary string) workflow.Context {
+	o := workflow.GetActivityOptions(ctx)
+	return summarisedLocal(workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: o.StartToCloseTimeout, RetryPolicy: o.RetryPolicy}), view, summary)
 }
