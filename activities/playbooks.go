@@ -13,7 +13,6 @@ import (
 	"github.com/vigil-soc/vigil/actions"
 	"github.com/vigil-soc/vigil/playbook"
 	"github.com/vigil-soc/vigil/store"
-	"github.com/vigil-soc/vigil/workflows/workflowid"
 )
 
 // StepRecord is the recorded progress of one playbook step.
@@ -103,7 +102,7 @@ func (a *Activities) recordPlaybookAction(ctx context.Context, req PlaybookActio
 	}
 	id := uuid.NewSHA1(actionNamespace, []byte("playbook/"+req.ExecutionID+"/"+req.Step)).String()
 	act := &store.Action{ID: id, IncidentID: &inc.ID, ActionType: req.ActionType, Parameters: store.NewJSON(params),
-		WorkflowID: workflowid.Action(id)}
+		WorkflowID: "action/" + id}
 	if inline {
 		act.WorkflowID = e.WorkflowID
 	}
@@ -172,7 +171,7 @@ func (a *Activities) CheckpointPlaybookExecution(ctx context.Context, req Checkp
 // approval, to its own Action workflow, which approvers wake. Only the
 // owning run may, and only before the action is claimed.
 func (a *Activities) HandOverPlaybookAction(ctx context.Context, actionID string) error {
-	if act, err := a.Store.GetAction(ctx, actionID); err == nil && act.WorkflowID == workflowid.Action(act.ID) {
+	if act, err := a.Store.GetAction(ctx, actionID); err == nil && act.WorkflowID == "action/"+act.ID {
 		// Handed over by an attempt whose result was lost; this changes
 		// nothing, so it needs no owner.
 		return nil
@@ -181,7 +180,7 @@ func (a *Activities) HandOverPlaybookAction(ctx context.Context, actionID string
 	if err != nil {
 		return err
 	}
-	ok, err := a.Store.HandOverAction(ctx, act.ID, act.WorkflowID, workflowid.Action(act.ID))
+	ok, err := a.Store.HandOverAction(ctx, act.ID, act.WorkflowID, "action/"+act.ID)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/vigil-soc/vigil/actions"
 	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/store"
-	"github.com/vigil-soc/vigil/workflows/workflowid"
 )
 
 // TriageAgent is who automated triage requests actions as; no person
@@ -70,7 +69,7 @@ func (a *Activities) PrepareRecommendedActions(ctx context.Context, incidentID, 
 		}
 		id := uuid.NewSHA1(actionNamespace, []byte(triageID+"/"+name)).String()
 		act := &store.Action{ID: id, IncidentID: &inc.ID, ActionType: name, Parameters: store.NewJSON(params),
-			RequestedBy: TriageAgent, WorkflowID: workflowid.Action(id)}
+			RequestedBy: TriageAgent, WorkflowID: "action/" + id}
 		if err := a.Store.CreateAction(ctx, act); err != nil && !isConflict(err) {
 			return nil, err
 		}

@@ -12,9 +12,9 @@ import (
 
 // Outcomes of a decision, which are also the actions a rule may take.
 const (
-	OutcomeAutoApprove     = store.DecisionAutoApprove
-	OutcomeRequireApproval = store.DecisionRequireApproval
-	OutcomeDeny            = store.DecisionDeny
+	OutcomeAutoApprove     = "auto_approve"
+	OutcomeRequireApproval = "require_approval"
+	OutcomeDeny            = "deny"
 )
 
 // Outcomes lists every outcome.

@@ -20,7 +20,7 @@ type ActionInput struct {
 
 // ActionOutcome is how an Action workflow ended.
 type ActionOutcome struct {
-	Status string // ActionStatusCompleted, ActionStatusFailed, ActionStatusRejected
+	Status string // completed, failed, rejected
 	Result *activities.ExecutionResult
 	Error  string
 }
@@ -59,9 +59,6 @@ type actionRun struct {
 	view   bool
 	plan   activities.ActionPlan
 	status string
-	// decide is set when the run is woken by UpdateDecide (see
-	// changeUpdateDecisions) rather than by signals.
-	decide *decideState
 }
 
 // Action decides an action by policy, waits for approval when policy asks
@@ -89,24 +86,17 @@ func Action(ctx workflow.Context, in ActionInput) (ActionOutcome, error) {
 	if r.view {
 		workflow.SetCurrentDetails(ctx, "deciding by policy")
 	}
-	if storeDecides && workflow.GetVersion(ctx, changeUpdateDecisions, workflow.DefaultVersion, 1) == 1 {
-		if err := r.registerDecide(ctx); err != nil {
-			return ActionOutcome{}, err
-		}
-	}
 	var plan activities.ActionPlan
 	if err := workflow.ExecuteActivity(summarised(ctx, r.view, "policy decision"), activityRef.DecideAction, in.ActionID).Get(ctx, &plan); err != nil {
-		out, err := r.fail(ctx, "policy evaluation failed: "+err.Error())
-		return r.finish(ctx, out, err)
+		return r.fail(ctx, "policy evaluation failed: "+err.Error())
 	}
 	if storeDecides {
-		out, err := r.runOnStoreDecisions(ctx, plan)
-		return r.finish(ctx, out, err)
+		return r.runOnStoreDecisions(ctx, plan)
 	}
 	switch plan.Outcome {
 	case activities.OutcomeDeny:
 		r.stage = StageDone
-		return ActionOutcome{Status: ActionStatusRejected}, nil
+		return ActionOutcome{Status: "rejected"}, nil
 	case activities.OutcomeRequireApproval:
 		approved, outcome, err := r.awaitApproval(ctx, plan)
 		if !approved {
@@ -145,7 +135,7 @@ func (r *actionRun) awaitApproval(ctx workflow.Context, plan activities.ActionPl
 		return true, ActionOutcome{}, nil
 	case rejected:
 		r.stage = StageDone
-		return false, ActionOutcome{Status: ActionStatusRejected}, nil
+		return false, ActionOutcome{Status: "rejected"}, nil
 	}
 	out, err := r.fail(ctx, fmt.Sprintf("approval expired: no decision within %s", plan.ApprovalExpiry))
 	return false, out, err
@@ -169,7 +159,7 @@ func (r *actionRun) execute(ctx workflow.Context) (ActionOutcome, error) {
 			return ActionOutcome{}, err
 		}
 		r.stage = StageDone
-		return ActionOutcome{Status: ActionStatusCompleted, Result: &res}, nil
+		return ActionOutcome{Status: "completed", Result: &res}, nil
 	}
 }
 
@@ -210,8 +200,8 @@ func (r *actionRun) fail(ctx workflow.Context, reason string) (ActionOutcome, er
 	if err := workflow.ExecuteActivity(dctx, activityRef.FailAction, r.in.ActionID, reason).Get(dctx, nil); err != nil {
 		return ActionOutcome{}, err
 	}
-	r.report(dctx, ActionStatusFailed, runview.Ended(ActionStatusFailed, failureCause(reason)))
-	return ActionOutcome{Status: ActionStatusFailed, Error: reason}, nil
+	r.report(dctx, ActionStatusFailed, runview.Ended("failed", failureCause(reason)))
+	return ActionOutcome{Status: "failed", Error: reason}, nil
 }
 
 // rootMessage strips Temporal's wrapping so the stored error reads as the

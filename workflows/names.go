@@ -3,12 +3,7 @@
 // queue, workflow ID helpers and search attribute keys.
 package workflows
 
-import (
-	"go.temporal.io/sdk/temporal"
-
-	"github.com/vigil-soc/vigil/store"
-	"github.com/vigil-soc/vigil/workflows/workflowid"
-)
+import "go.temporal.io/sdk/temporal"
 
 // TaskQueue is the one task queue every Vigil worker polls.
 const TaskQueue = "vigil"
@@ -28,15 +23,13 @@ var (
 	SearchApprovalLevel = temporal.NewSearchAttributeKeyKeyword("ApprovalLevel")
 )
 
-// Values of SearchActionStatus and of ActionOutcome.Status. Those the
-// store also records are the store's own; executing is shown only while a
-// run calls its connector.
+// Values of SearchActionStatus.
 const (
-	ActionStatusPendingApproval = store.ActionPendingApproval
+	ActionStatusPendingApproval = "pending_approval"
 	ActionStatusExecuting       = "executing"
-	ActionStatusCompleted       = store.ActionCompleted
-	ActionStatusFailed          = store.ActionFailed
-	ActionStatusRejected        = store.ActionRejected
+	ActionStatusCompleted       = "completed"
+	ActionStatusFailed          = "failed"
+	ActionStatusRejected        = "rejected"
 )
 
 // SearchAttributeNames lists the custom search attributes Vigil uses, for
@@ -48,14 +41,14 @@ var SearchAttributeNames = []string{"IncidentNumber", "Severity", "IncidentType"
 
 // TriageWorkflowID is the ID of one triage run of an incident.
 func TriageWorkflowID(incidentID, triageID string) string {
-	return workflowid.Triage(incidentID, triageID)
+	return "triage/" + incidentID + "/" + triageID
 }
 
 // ActionWorkflowID is the ID of the workflow that carries one action.
-func ActionWorkflowID(actionID string) string { return workflowid.Action(actionID) }
+func ActionWorkflowID(actionID string) string { return "action/" + actionID }
 
 // KillSwitchWorkflowID is the singleton that holds the kill switch state.
-const KillSwitchWorkflowID = workflowid.KillSwitch
+const KillSwitchWorkflowID = "kill-switch"
 
 // Signal and query names shared with the API.
 const (
