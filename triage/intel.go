@@ -36,34 +36,16 @@ const (
 // type-specific one. When the class changes, category and actions are
 // re-derived with the same tables the type-specific analyzers use.
 func applyIntel(kind string, a Analysis, reps []Reputation) Analysis {
-	ev := a.trail
-	if ev == nil || len(reps) == 0 {
+	if len(reps) == 0 {
 		return a
 	}
-	from := a.Verdict.Classification
-	prefix := ev.reasoning(from)
-	if !strings.HasPrefix(a.Verdict.Reasoning, prefix) {
-		// buildAnalysis always writes the trail's reasoning first; anything
-		// else means the analysis was rewritten and cannot be re-scored.
-		return a
-	}
-	// Text the type-specific analyzer appended after the verdict line
-	// (affected host, isolation advice) is kept as is.
-	suffix := a.Verdict.Reasoning[len(prefix):]
-	if !addIntelSignals(ev, reps) {
-		return a
-	}
-	to := reclassify(kind, ev)
-	if classRank(to) < classRank(from) {
-		to = from
-	}
-	a.Verdict.Classification = to
-	a.Verdict.Confidence = confidence(to, ev.score())
-	a.Verdict.Reasoning = ev.reasoning(to) + suffix
-	if to != from {
-		a.Verdict.Category, a.RecommendedActions = escalate(kind, to, a.Verdict.Category)
-	}
-	return a
+	return rescore(kind, a, func(ev *evidence) bool { return addIntelSignals(ev, reps) },
+		func(from, to string, _ *evidence) string {
+			if classRank(to) < classRank(from) {
+				return from
+			}
+			return to
+		}, escalate)
 }
 
 // addIntelSignals adds at most one signal per tier and reports whether any

@@ -21,8 +21,30 @@ func analysisKind(incidentType string, f Fields) string {
 // again on the kind's thresholds. Unlike threat intelligence, rules can move
 // the verdict either way: benign evidence weighs as much as malicious.
 func applyRules(kind string, a Analysis, f Fields, hits []ruleHit) Analysis {
+	if len(hits) == 0 {
+		return a
+	}
+	return rescore(kind, a, func(ev *evidence) bool {
+		for _, h := range hits {
+			ev.add(h.rule.Weight, "%s", h.describe())
+			ev.resolved = ev.resolved || h.rule.Resolves
+		}
+		ev.rules = true
+		return true
+	}, func(_, to string, ev *evidence) string { return guardCritical(f, ev, to) }, recategorize)
+}
+
+// rescore adds evidence to the analysis' trail, classifies again on the
+// kind's thresholds, lets settle adjust the new class, and rewrites the
+// verdict; recat derives category and actions when the class changed. Text
+// the type-specific analyzer appended after the verdict line (affected
+// host, isolation advice) is kept as is. An analysis without a trail, or
+// whose reasoning was rewritten since buildAnalysis wrote it, cannot be
+// re-scored and is returned unchanged, as is one add declines.
+func rescore(kind string, a Analysis, add func(*evidence) bool, settle func(from, to string, ev *evidence) string,
+	recat func(kind, class, category string) (string, []string)) Analysis {
 	ev := a.trail
-	if ev == nil || len(hits) == 0 {
+	if ev == nil {
 		return a
 	}
 	from := a.Verdict.Classification
@@ -31,18 +53,15 @@ func applyRules(kind string, a Analysis, f Fields, hits []ruleHit) Analysis {
 		return a
 	}
 	suffix := a.Verdict.Reasoning[len(prefix):]
-	for _, h := range hits {
-		ev.add(h.rule.Weight, "%s", h.describe())
-		ev.resolved = ev.resolved || h.rule.Resolves
+	if !add(ev) {
+		return a
 	}
-	ev.rules = true
-	to := reclassify(kind, ev)
-	to = guardCritical(f, ev, to)
+	to := settle(from, reclassify(kind, ev), ev)
 	a.Verdict.Classification = to
 	a.Verdict.Confidence = confidence(to, ev.score())
 	a.Verdict.Reasoning = ev.reasoning(to) + suffix
 	if to != from {
-		a.Verdict.Category, a.RecommendedActions = recategorize(kind, to, a.Verdict.Category)
+		a.Verdict.Category, a.RecommendedActions = recat(kind, to, a.Verdict.Category)
 	}
 	return a
 }
