@@ -178,6 +178,11 @@ func TestDashboardInBrowser(t *testing.T) {
 		if !strings.Contains(analyst.text("table"), incNumber) {
 			t.Fatalf("incident %s not in the list", incNumber)
 		}
+		// The counts per status add up to "all", and the new incident is open.
+		counts := get(analyst, chromedp.Evaluate[[]int](`[...document.querySelectorAll("ul.counts strong")].map(e => parseInt(e.textContent, 10))`))
+		if len(counts) != 4 || counts[1] < 1 || counts[0] != counts[1]+counts[2]+counts[3] {
+			t.Fatalf("counts all, open, triaged, resolved = %v", counts)
+		}
 		analyst.open("/incidents?q=" + incNumber)
 		if !strings.Contains(analyst.text("table"), incNumber) {
 			t.Fatalf("searching %s does not find it", incNumber)

@@ -82,7 +82,9 @@ func (d *Dashboard) incidents(c *gin.Context, v *view) (string, error) {
 	all.Del("status")
 	all.Del("page")
 	all.Del("sort")
-	for _, st := range append([]string{""}, incidentStatuses...) {
+	// Every incident has one of the statuses, so "all" is their sum.
+	counts := []statusCount{{Label: "all", Link: "/incidents" + query(all), Current: f.Get("status") == ""}}
+	for _, st := range incidentStatuses {
 		cf := clone(all)
 		cf.Set("status", st)
 		cf.Set("per_page", "1")
@@ -92,13 +94,11 @@ func (d *Dashboard) incidents(c *gin.Context, v *view) (string, error) {
 		}
 		link := clone(all)
 		link.Set("status", st)
-		label := st
-		if st == "" {
-			label = "all"
-		}
-		data.Counts = append(data.Counts, statusCount{Status: st, Label: label, N: pg.Meta.Total,
+		counts[0].N += pg.Meta.Total
+		counts = append(counts, statusCount{Status: st, Label: st, N: pg.Meta.Total,
 			Link: "/incidents" + query(link), Current: f.Get("status") == st})
 	}
+	data.Counts = counts
 	m := data.Page.Meta
 	if m.PerPage > 0 {
 		data.LastPage = (m.Total + int64(m.PerPage) - 1) / int64(m.PerPage)
