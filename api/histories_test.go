@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"go.temporal.io/api/enums/v1"
-	historypb "go.temporal.io/api/history/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/google/uuid"
@@ -109,16 +108,7 @@ func recordForgedSignalHistories(t *testing.T, dir string) {
 
 func writeHistory(t *testing.T, workflowID, path string) {
 	t.Helper()
-	it := env.temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	h := &historypb.History{}
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.Events = append(h.Events, ev)
-	}
-	b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(h)
+	b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(historyOf(t, workflowID, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
