@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/dispatch"
@@ -68,6 +69,12 @@ type Options struct {
 	Registerer prometheus.Registerer
 	// Gatherer serves /metrics; nil means the private registry.
 	Gatherer prometheus.Gatherer
+	// PayloadCodec encrypts Temporal payloads; when set, /api/codec/encode
+	// and /api/codec/decode serve it to the Temporal Web UI.
+	PayloadCodec converter.PayloadCodec
+	// CodecAllowedOrigin is the Temporal Web UI's origin, allowed to call
+	// the codec routes from the browser with the user's session.
+	CodecAllowedOrigin string
 }
 
 type server struct {
@@ -227,6 +234,9 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{post, "/kill-switch/activate", manager, ScopeWrite, LimitWrite, "kill_switch.activate"}, s.activateKillSwitch)
 	a.handle(Route{post, "/kill-switch/deactivate", manager, ScopeWrite, LimitWrite, "kill_switch.deactivate"}, s.deactivateKillSwitch)
 	a.handle(Route{get, "/connectors/health", viewer, ScopeRead, LimitRead, ""}, s.connectorHealth)
+	if opts.PayloadCodec != nil {
+		a.registerCodec()
+	}
 	return &Router{Engine: r, Access: a.list}
 }
 

@@ -7,11 +7,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/vigil-soc/vigil/activities"
@@ -62,30 +63,6 @@ func OpenStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store,
 		}
 	}
 	return st, nil
-}
-
-// DialTemporal connects to Temporal, retrying until it answers or ctx ends,
-// so Vigil can start while the server is still coming up.
-func DialTemporal(ctx context.Context, cfg Config, log *slog.Logger) (client.Client, error) {
-	opts := client.Options{
-		HostPort:  cfg.TemporalAddress,
-		Namespace: cfg.TemporalNamespace,
-		Logger:    tlog.NewStructuredLogger(log),
-	}
-	delay := 250 * time.Millisecond
-	for {
-		c, err := client.DialContext(ctx, opts)
-		if err == nil {
-			return c, nil
-		}
-		log.Warn("temporal not reachable yet", "address", cfg.TemporalAddress, "err", err)
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("connect to temporal at %s: %w", cfg.TemporalAddress, err)
-		case <-time.After(delay):
-		}
-		delay = min(delay*2, 5*time.Second)
-	}
 }
 
 // NewConnectors builds the response tool connectors: the simulated set,
@@ -201,13 +178,20 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	// The default registry already carries the Go and process collectors,
 	// and the worker's metrics in serve mode.
 	reg := prometheus.DefaultRegisterer
-	router := api.NewRouter(api.Options{
+	opts := api.Options{
 		Store: st, Temporal: tc, Log: log, Version: Version,
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
 		Connectors: NewConnectors(st), Secrets: box, Dispatcher: dispatcher,
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
 		Registerer: reg, Gatherer: prometheus.DefaultGatherer,
-	})
+		CodecAllowedOrigin: urlOrigin(cfg.TemporalUIURL),
+	}
+	if codec, err := cfg.PayloadCodec(); err != nil {
+		return err
+	} else if codec != nil {
+		opts.PayloadCodec = codec
+	}
+	router := api.NewRouter(opts)
 	// The dashboard shares the engine and sends every read and write to
 	// the API's handler, so the API's checks decide each of them.
 	web.New(web.Options{API: router, TemporalUIURL: cfg.TemporalUIURL,
@@ -258,4 +242,13 @@ func EnsureBuiltinPlaybooks(ctx context.Context, st *store.Store) error {
 		}
 	}
 	return nil
+}
+
+// urlOrigin is the origin (scheme://host[:port]) of a URL, or "".
+func urlOrigin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
 }
