@@ -4,6 +4,7 @@ package api
 
 import (
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -91,6 +92,7 @@ type server struct {
 	intake        intakeState
 	failed        *failedDeliveries
 	probes        probeCache
+	detailed      detailedCache
 }
 
 // Router is Vigil's HTTP handler together with the access rule of every
@@ -99,6 +101,9 @@ type Router struct {
 	*gin.Engine
 	// Access lists every /api route with its access rule.
 	Access []Route
+	// ConnState counts client connections (http_connections_active); set
+	// it as the http.Server's ConnState.
+	ConnState func(net.Conn, http.ConnState)
 }
 
 // NewRouter builds the HTTP handler with every route registered.
@@ -131,6 +136,7 @@ func NewRouter(opts Options) *Router {
 		launcher: &dispatch.Launcher{Store: opts.Store, Temporal: opts.Temporal, Links: runview.Links{PublicURL: opts.PublicURL}},
 		failed:   newFailedDeliveries(opts.WebhookFailuresPerMinute)}
 	s.registerKillSwitchMetric(opts.Registerer)
+	opts.Registerer.MustRegister(newOpsCollector(s))
 
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
@@ -149,6 +155,7 @@ func NewRouter(opts Options) *Router {
 	r.GET("/live", s.live)
 	r.GET("/ready", s.ready)
 	r.GET("/health", s.health)
+	r.GET("/health/detailed", s.healthDetailed)
 	r.GET("/metrics", s.metricsHandler())
 	r.GET("/login", s.loginPage)
 	r.POST("/login", s.wrap(s.login))
@@ -234,10 +241,11 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{post, "/kill-switch/activate", manager, ScopeWrite, LimitWrite, "kill_switch.activate"}, s.activateKillSwitch)
 	a.handle(Route{post, "/kill-switch/deactivate", manager, ScopeWrite, LimitWrite, "kill_switch.deactivate"}, s.deactivateKillSwitch)
 	a.handle(Route{get, "/connectors/health", viewer, ScopeRead, LimitRead, ""}, s.connectorHealth)
+	a.handle(Route{get, "/metrics", viewer, ScopeRead, LimitRead, ""}, s.opsMetrics)
 	if opts.PayloadCodec != nil {
 		a.registerCodec()
 	}
-	return &Router{Engine: r, Access: a.list}
+	return &Router{Engine: r, Access: a.list, ConnState: s.metrics.connState}
 }
 
 // limitBody caps every request body; reading past the cap fails with

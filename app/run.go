@@ -134,11 +134,13 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 	}
 	defer tc.Close()
 
+	// The API starts workflows that carry the search attributes, so it
+	// checks them too: a missing one would otherwise fail every start.
+	if err := EnsureSearchAttributes(ctx, tc, cfg.TemporalNamespace, log); err != nil {
+		return err
+	}
 	var w worker.Worker
 	if mode == ModeServe || mode == ModeWorker {
-		if err := EnsureSearchAttributes(ctx, tc, cfg.TemporalNamespace, log); err != nil {
-			return err
-		}
 		w = NewWorkerLinking(tc, st, svc, log, cfg.ShutdownTimeout, runview.Links{PublicURL: cfg.PublicURL})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
@@ -148,9 +150,7 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 		defer w.Stop()
 	}
 	if mode == ModeWorker {
-		<-ctx.Done()
-		log.Info("shutting down worker")
-		return nil
+		return serveWorkerHTTP(ctx, cfg, st, tc, log)
 	}
 	return serveHTTP(ctx, cfg, st, svc, box, tc, log)
 }
@@ -175,15 +175,17 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	dispatchDone := make(chan struct{})
 	go func() { defer close(dispatchDone); dispatcher.Run(dispatchCtx) }()
 	defer func() { stopDispatch(); <-dispatchDone }()
-	// The default registry already carries the Go and process collectors,
-	// and the worker's metrics in serve mode.
-	reg := prometheus.DefaultRegisterer
+	// The API's own series go to a registry of this run (a process may run
+	// more than once, as tests do); /metrics serves it together with the
+	// default registry, which carries the Go and process collectors, the
+	// Temporal SDK's series and the worker's metrics in serve mode.
+	reg := prometheus.NewRegistry()
 	opts := api.Options{
 		Store: st, Temporal: tc, Log: log, Version: Version,
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
 		Connectors: NewConnectors(st), Secrets: box, Dispatcher: dispatcher,
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
-		Registerer: reg, Gatherer: prometheus.DefaultGatherer,
+		Registerer: reg, Gatherer: prometheus.Gatherers{reg, prometheus.DefaultGatherer},
 		CodecAllowedOrigin: urlOrigin(cfg.TemporalUIURL),
 	}
 	if codec, err := cfg.PayloadCodec(); err != nil {
@@ -201,6 +203,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		IdleTimeout:       120 * time.Second,
+		ConnState:         router.ConnState,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
