@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/vigil-soc/vigil/actions"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -81,8 +82,20 @@ func (o *opsCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	gauge(o.inProgress, open)
+	// Every known type and status is reported, zero included, so a
+	// dashboard's series exist before the first action; types no longer
+	// in the catalog still show with what the store holds.
+	counts := map[[2]string]int64{}
+	for _, t := range actions.Types() {
+		for _, status := range store.ActionStatuses {
+			counts[[2]string{t.Name, status}] = 0
+		}
+	}
 	for _, c := range st.Actions {
-		gauge(o.actions, float64(c.N), c.A, c.B)
+		counts[[2]string{c.A, c.B}] += c.N
+	}
+	for k, n := range counts {
+		gauge(o.actions, float64(n), k[0], k[1])
 	}
 	gauge(o.pending, float64(st.PendingApprovals))
 	for topic, n := range st.IntakeBacklog {

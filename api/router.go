@@ -146,7 +146,7 @@ func NewRouter(opts Options) *Router {
 		opts.Log.Error("ignoring invalid trusted proxies", "err", err)
 		_ = r.SetTrustedProxies(nil)
 	}
-	r.Use(s.recoverPanics, s.metrics.middleware, s.limitBody)
+	r.Use(s.requestID, s.recoverPanics, s.metrics.middleware, s.limitBody)
 	r.NoRoute(s.wrap(func(*gin.Context) (reply, error) { return reply{}, notFound("route") }))
 	r.NoMethod(s.wrap(func(*gin.Context) (reply, error) {
 		return reply{}, newError(http.StatusMethodNotAllowed, CodeMethodNotAllowed, "method not allowed on this route")

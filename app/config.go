@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/contrib/envconfig"
+
+	"github.com/vigil-soc/vigil/internal/reqid"
 )
 
 // Config is every setting Vigil reads, from the environment or flags.
@@ -97,9 +99,9 @@ func (c Config) NewLogger() (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: level}
 	switch strings.ToLower(c.LogFormat) {
 	case "json":
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts)), nil
+		return slog.New(reqid.Handler{Handler: slog.NewJSONHandler(os.Stderr, opts)}), nil
 	case "text", "":
-		return slog.New(slog.NewTextHandler(os.Stderr, opts)), nil
+		return slog.New(reqid.Handler{Handler: slog.NewTextHandler(os.Stderr, opts)}), nil
 	}
 	return nil, fmt.Errorf("VIGIL_LOG_FORMAT must be text or json, not %q", c.LogFormat)
 }

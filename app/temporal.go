@@ -50,6 +50,7 @@ func TemporalClientOptions(cfg Config, log *slog.Logger) (client.Options, error)
 	opts.FailureConverter = payloadcodec.FailureConverter(codec)
 	opts.Logger = tlog.NewStructuredLogger(log)
 	opts.MetricsHandler = SDKMetrics()
+	opts.Interceptors = append(opts.Interceptors, &startLogger{log: log})
 	return opts, nil
 }
 
