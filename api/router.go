@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/ulule/limiter/v3"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
@@ -73,6 +74,10 @@ type Options struct {
 	// PayloadCodec encrypts Temporal payloads; when set, /api/codec/encode
 	// and /api/codec/decode serve it to the Temporal Web UI.
 	PayloadCodec converter.PayloadCodec
+	// RateLimitStore holds the rate limit counters; nil keeps them in this
+	// process. A shared store (Redis) makes the limits hold across every
+	// API process.
+	RateLimitStore limiter.Store
 	// CodecAllowedOrigin is the Temporal Web UI's origin, allowed to call
 	// the codec routes from the browser with the user's session.
 	CodecAllowedOrigin string
@@ -131,7 +136,7 @@ func NewRouter(opts Options) *Router {
 		opts.Registerer, opts.Gatherer = reg, reg
 	}
 	s := &server{store: opts.Store, temporal: opts.Temporal, settings: opts.Settings, log: opts.Log, opts: opts,
-		metrics: newHTTPMetrics(opts.Registerer), limiter: newRateLimiter(opts.Settings),
+		metrics: newHTTPMetrics(opts.Registerer), limiter: newRateLimiter(opts.Settings, opts.RateLimitStore),
 		loginThrottle: newLoginThrottle(), connectors: opts.Connectors,
 		launcher: &dispatch.Launcher{Store: opts.Store, Temporal: opts.Temporal, Links: runview.Links{PublicURL: opts.PublicURL}},
 		failed:   newFailedDeliveries(opts.WebhookFailuresPerMinute)}

@@ -42,6 +42,8 @@ type Config struct {
 	TemporalProfile envconfig.ClientConfigProfile
 	PayloadKeys     string // VIGIL_PAYLOAD_KEYS: id:base64key,...; the first encrypts
 	WorkerHTTPAddr  string // VIGIL_WORKER_HTTP_ADDR: /metrics, /live, /ready of `vigil worker`
+	RedisURL        string // VIGIL_REDIS_URL: shared rate limit counters (redis://host:port/db)
+	RedisPrefix     string // key prefix in Redis; "vigil:ratelimit"
 }
 
 // ConfigFromEnv reads the configuration from the environment, with defaults
@@ -59,6 +61,8 @@ func ConfigFromEnv() (Config, error) {
 		TemporalUIURL:     strings.TrimRight(envOr("VIGIL_TEMPORAL_UI_URL", "http://127.0.0.1:8233"), "/"),
 		PayloadKeys:       os.Getenv("VIGIL_PAYLOAD_KEYS"),
 		WorkerHTTPAddr:    envOr("VIGIL_WORKER_HTTP_ADDR", "127.0.0.1:8081"),
+		RedisURL:          os.Getenv("VIGIL_REDIS_URL"),
+		RedisPrefix:       "vigil:ratelimit",
 	}
 	var err error
 	if c.TemporalProfile, err = loadTemporalProfile(); err != nil {

@@ -193,6 +193,12 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	} else if codec != nil {
 		opts.PayloadCodec = codec
 	}
+	limits, closeLimits, err := RateLimitStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeLimits()
+	opts.RateLimitStore = limits
 	router := api.NewRouter(opts)
 	// The dashboard shares the engine and sends every read and write to
 	// the API's handler, so the API's checks decide each of them.
