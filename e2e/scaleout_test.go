@@ -186,7 +186,10 @@ func TestScaleOutTwoAPIsTwoWorkers(t *testing.T) {
 	var awg sync.WaitGroup
 	for i := range 2 {
 		awg.Add(1)
-		go func() { defer awg.Done(); codes[i], _ = call(apis[i], http.MethodPost, "/api/actions/"+actionID+"/approve", managerKey, nil) }()
+		go func() {
+			defer awg.Done()
+			codes[i], _ = call(apis[i], http.MethodPost, "/api/actions/"+actionID+"/approve", managerKey, nil)
+		}()
 	}
 	awg.Wait()
 	okCount := 0
