@@ -100,7 +100,8 @@ func (s *server) probeAll(ctx context.Context) healthReport {
 		case err != nil:
 			return statusUnhealthy, "kill switch state unreadable"
 		case k.Active:
-			return "active", k.Reason
+			// The reason stays behind authentication (GET /api/kill-switch).
+			return "active", "automation halted"
 		}
 		return "inactive", ""
 	})
