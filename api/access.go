@@ -72,17 +72,23 @@ type routes struct {
 }
 
 func (a *routes) handle(r Route, h handlerFunc) {
+	a.add(r, nil, a.s.checkCSRF, h)
+}
+
+// add registers a route behind before (middleware that must answer even
+// refused requests, such as CORS) with csrf as its cross-site check.
+func (a *routes) add(r Route, before []gin.HandlerFunc, csrf gin.HandlerFunc, h handlerFunc) {
 	if store.RoleRank(r.MinRole) < 0 || !slices.Contains(Scopes, r.Scope) || r.Limit == "" {
 		panic("api: route " + r.Method + " " + r.Path + " has no valid access rule")
 	}
 	if r.Method != http.MethodGet && r.Audit == "" {
 		panic("api: state-changing route " + r.Method + " " + r.Path + " has no audit action")
 	}
-	chain := []gin.HandlerFunc{a.s.rateLimit(r.Limit)}
+	chain := append(before, a.s.rateLimit(r.Limit))
 	if r.Audit != "" {
 		chain = append(chain, a.s.auditRequest(r.Audit))
 	}
-	chain = append(chain, a.s.requireAuth, a.s.authorize(r), a.s.checkCSRF, a.s.wrap(h))
+	chain = append(chain, a.s.requireAuth, a.s.authorize(r), csrf, a.s.wrap(h))
 	a.group.Handle(r.Method, r.Path, chain...)
 	r.Path = "/api" + r.Path
 	a.list = append(a.list, r)

@@ -14,7 +14,9 @@ import (
 
 // publicRoutes answer without credentials by design.
 var publicRoutes = map[string]bool{
-	"GET /live": true, "GET /ready": true, "GET /health": true, "GET /metrics": true,
+	"GET /live": true, "GET /ready": true, "GET /health": true, "GET /health/detailed": true, "GET /metrics": true,
+	// CORS preflights carry no credentials; the POSTs they precede need them.
+	"OPTIONS /api/codec/encode": true, "OPTIONS /api/codec/decode": true,
 	"GET /login": true, "POST /login": true, "POST /logout": true,
 	"POST /api/webhooks/:source": true, // signed by the sender instead
 }

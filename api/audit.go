@@ -2,11 +2,13 @@ package api
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/vigil-soc/vigil/internal/reqid"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -48,6 +50,13 @@ func (s *server) recordAudit(c *gin.Context, action, target string, status int, 
 		outcome = store.OutcomeFailure
 	}
 	_, method := principalID(c)
+	if id := reqid.From(c.Request.Context()); id != "" {
+		details = maps.Clone(details)
+		if details == nil {
+			details = map[string]any{}
+		}
+		details["request_id"] = id
+	}
 	e := &store.AuditEvent{
 		AuthMethod: method, Action: action, TargetType: strings.SplitN(action, ".", 2)[0],
 		TargetID: target, Outcome: outcome, Status: status, ClientIP: c.ClientIP(),

@@ -21,6 +21,7 @@ type httpMetrics struct {
 	webhookReceived *prometheus.CounterVec
 	webhookErrors   *prometheus.CounterVec
 	healthProbes    *prometheus.CounterVec
+	connections     prometheus.Gauge
 }
 
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
@@ -51,7 +52,11 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 		Name: "health_probes_total",
 		Help: "Probes of a component made to answer /health and /ready, by component.",
 	}, []string{"component"})
-	reg.MustRegister(m.requests, m.duration, m.inFlight, m.webhookReceived, m.webhookErrors, m.healthProbes)
+	m.connections = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "http_connections_active",
+		Help: "Client connections open to the HTTP server.",
+	})
+	reg.MustRegister(m.requests, m.duration, m.inFlight, m.webhookReceived, m.webhookErrors, m.healthProbes, m.connections)
 	return m
 }
 

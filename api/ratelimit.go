@@ -19,8 +19,9 @@ import (
 const limitsCacheTTL = 5 * time.Second
 
 // rateLimiter counts requests per principal and class in fixed one-minute
-// windows. Counters live in this process: with several API processes
-// behind a balancer, a principal can reach the limit once per process.
+// windows. Counters live in this process unless a shared store (Redis,
+// VIGIL_REDIS_URL) is given: without one, a principal can reach the limit
+// once per API process behind a balancer.
 type rateLimiter struct {
 	store    limiter.Store
 	settings *settings.Service
@@ -30,9 +31,13 @@ type rateLimiter struct {
 	loadedAt time.Time
 }
 
-func newRateLimiter(svc *settings.Service) *rateLimiter {
+func newRateLimiter(svc *settings.Service, shared limiter.Store) *rateLimiter {
+	st := shared
+	if st == nil {
+		st = memory.NewStoreWithOptions(limiter.StoreOptions{Prefix: "vigil", CleanUpInterval: time.Minute})
+	}
 	return &rateLimiter{
-		store:    memory.NewStoreWithOptions(limiter.StoreOptions{Prefix: "vigil", CleanUpInterval: time.Minute}),
+		store:    st,
 		settings: svc,
 		limits:   settings.DefaultRateLimits(),
 	}

@@ -4,12 +4,15 @@ package api
 
 import (
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/ulule/limiter/v3"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/dispatch"
@@ -68,6 +71,16 @@ type Options struct {
 	Registerer prometheus.Registerer
 	// Gatherer serves /metrics; nil means the private registry.
 	Gatherer prometheus.Gatherer
+	// PayloadCodec encrypts Temporal payloads; when set, /api/codec/encode
+	// and /api/codec/decode serve it to the Temporal Web UI.
+	PayloadCodec converter.PayloadCodec
+	// RateLimitStore holds the rate limit counters; nil keeps them in this
+	// process. A shared store (Redis) makes the limits hold across every
+	// API process.
+	RateLimitStore limiter.Store
+	// CodecAllowedOrigin is the Temporal Web UI's origin, allowed to call
+	// the codec routes from the browser with the user's session.
+	CodecAllowedOrigin string
 }
 
 type server struct {
@@ -84,6 +97,7 @@ type server struct {
 	intake        intakeState
 	failed        *failedDeliveries
 	probes        probeCache
+	detailed      detailedCache
 }
 
 // Router is Vigil's HTTP handler together with the access rule of every
@@ -92,6 +106,9 @@ type Router struct {
 	*gin.Engine
 	// Access lists every /api route with its access rule.
 	Access []Route
+	// ConnState counts client connections (http_connections_active); set
+	// it as the http.Server's ConnState.
+	ConnState func(net.Conn, http.ConnState)
 }
 
 // NewRouter builds the HTTP handler with every route registered.
@@ -119,11 +136,12 @@ func NewRouter(opts Options) *Router {
 		opts.Registerer, opts.Gatherer = reg, reg
 	}
 	s := &server{store: opts.Store, temporal: opts.Temporal, settings: opts.Settings, log: opts.Log, opts: opts,
-		metrics: newHTTPMetrics(opts.Registerer), limiter: newRateLimiter(opts.Settings),
+		metrics: newHTTPMetrics(opts.Registerer), limiter: newRateLimiter(opts.Settings, opts.RateLimitStore),
 		loginThrottle: newLoginThrottle(), connectors: opts.Connectors,
 		launcher: &dispatch.Launcher{Store: opts.Store, Temporal: opts.Temporal, Links: runview.Links{PublicURL: opts.PublicURL}},
 		failed:   newFailedDeliveries(opts.WebhookFailuresPerMinute)}
 	s.registerKillSwitchMetric(opts.Registerer)
+	opts.Registerer.MustRegister(newOpsCollector(s))
 
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
@@ -133,7 +151,7 @@ func NewRouter(opts Options) *Router {
 		opts.Log.Error("ignoring invalid trusted proxies", "err", err)
 		_ = r.SetTrustedProxies(nil)
 	}
-	r.Use(s.recoverPanics, s.metrics.middleware, s.limitBody)
+	r.Use(s.requestID, s.recoverPanics, s.metrics.middleware, s.limitBody)
 	r.NoRoute(s.wrap(func(*gin.Context) (reply, error) { return reply{}, notFound("route") }))
 	r.NoMethod(s.wrap(func(*gin.Context) (reply, error) {
 		return reply{}, newError(http.StatusMethodNotAllowed, CodeMethodNotAllowed, "method not allowed on this route")
@@ -142,6 +160,7 @@ func NewRouter(opts Options) *Router {
 	r.GET("/live", s.live)
 	r.GET("/ready", s.ready)
 	r.GET("/health", s.health)
+	r.GET("/health/detailed", s.healthDetailed)
 	r.GET("/metrics", s.metricsHandler())
 	r.GET("/login", s.loginPage)
 	r.POST("/login", s.wrap(s.login))
@@ -227,7 +246,11 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{post, "/kill-switch/activate", manager, ScopeWrite, LimitWrite, "kill_switch.activate"}, s.activateKillSwitch)
 	a.handle(Route{post, "/kill-switch/deactivate", manager, ScopeWrite, LimitWrite, "kill_switch.deactivate"}, s.deactivateKillSwitch)
 	a.handle(Route{get, "/connectors/health", viewer, ScopeRead, LimitRead, ""}, s.connectorHealth)
-	return &Router{Engine: r, Access: a.list}
+	a.handle(Route{get, "/metrics", viewer, ScopeRead, LimitRead, ""}, s.opsMetrics)
+	if opts.PayloadCodec != nil {
+		a.registerCodec()
+	}
+	return &Router{Engine: r, Access: a.list, ConnState: s.metrics.connState}
 }
 
 // limitBody caps every request body; reading past the cap fails with

@@ -3,12 +3,17 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"go.temporal.io/sdk/contrib/envconfig"
+
+	"github.com/vigil-soc/vigil/internal/reqid"
 )
 
 // Config is every setting Vigil reads, from the environment or flags.
@@ -30,6 +35,15 @@ type Config struct {
 	TrustedProxies    []string      // VIGIL_TRUSTED_PROXIES: comma-separated addresses or CIDRs
 	PublicURL         string        // VIGIL_PUBLIC_URL: where operators reach Vigil; run details link there
 	TemporalUIURL     string        // VIGIL_TEMPORAL_UI_URL: the Temporal Web UI the dashboard links to
+	// TemporalProfile is the Temporal client profile from the SDK's
+	// environment configuration (TEMPORAL_CONFIG_FILE, TEMPORAL_PROFILE,
+	// TEMPORAL_API_KEY, TEMPORAL_TLS_*); TemporalAddress and
+	// TemporalNamespace override its address and namespace.
+	TemporalProfile envconfig.ClientConfigProfile
+	PayloadKeys     string // VIGIL_PAYLOAD_KEYS: id:base64key,...; the first encrypts
+	WorkerHTTPAddr  string // VIGIL_WORKER_HTTP_ADDR: /metrics, /live, /ready of `vigil worker`
+	RedisURL        string // VIGIL_REDIS_URL: shared rate limit counters (redis://host:port/db)
+	RedisPrefix     string // key prefix in Redis; "vigil:ratelimit"
 }
 
 // ConfigFromEnv reads the configuration from the environment, with defaults
@@ -38,8 +52,6 @@ func ConfigFromEnv() (Config, error) {
 	c := Config{
 		HTTPAddr:          envOr("VIGIL_HTTP_ADDR", "127.0.0.1:8080"),
 		DatabaseURL:       os.Getenv("DATABASE_URL"),
-		TemporalAddress:   envOr("TEMPORAL_ADDRESS", "127.0.0.1:7233"),
-		TemporalNamespace: envOr("TEMPORAL_NAMESPACE", "default"),
 		BootstrapAdminKey: os.Getenv("VIGIL_BOOTSTRAP_ADMIN_KEY"),
 		LogFormat:         envOr("VIGIL_LOG_FORMAT", "text"),
 		LogLevel:          envOr("VIGIL_LOG_LEVEL", "info"),
@@ -47,8 +59,20 @@ func ConfigFromEnv() (Config, error) {
 		TrustedProxies:    splitList(os.Getenv("VIGIL_TRUSTED_PROXIES")),
 		PublicURL:         strings.TrimRight(os.Getenv("VIGIL_PUBLIC_URL"), "/"),
 		TemporalUIURL:     strings.TrimRight(envOr("VIGIL_TEMPORAL_UI_URL", "http://127.0.0.1:8233"), "/"),
+		PayloadKeys:       os.Getenv("VIGIL_PAYLOAD_KEYS"),
+		WorkerHTTPAddr:    envOr("VIGIL_WORKER_HTTP_ADDR", "127.0.0.1:8081"),
+		RedisURL:          os.Getenv("VIGIL_REDIS_URL"),
+		RedisPrefix:       "vigil:ratelimit",
 	}
 	var err error
+	if c.TemporalProfile, err = loadTemporalProfile(); err != nil {
+		return c, err
+	}
+	c.TemporalAddress = cmp.Or(c.TemporalProfile.Address, "127.0.0.1:7233")
+	c.TemporalNamespace = cmp.Or(c.TemporalProfile.Namespace, "default")
+	if _, err = c.PayloadCodec(); err != nil {
+		return c, err
+	}
 	if c.MaxBodyBytes, err = envInt("VIGIL_MAX_BODY_BYTES", 1<<20); err != nil {
 		return c, err
 	}
@@ -79,9 +103,9 @@ func (c Config) NewLogger() (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: level}
 	switch strings.ToLower(c.LogFormat) {
 	case "json":
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts)), nil
+		return slog.New(reqid.Handler{Handler: slog.NewJSONHandler(os.Stderr, opts)}), nil
 	case "text", "":
-		return slog.New(slog.NewTextHandler(os.Stderr, opts)), nil
+		return slog.New(reqid.Handler{Handler: slog.NewTextHandler(os.Stderr, opts)}), nil
 	}
 	return nil, fmt.Errorf("VIGIL_LOG_FORMAT must be text or json, not %q", c.LogFormat)
 }

@@ -7,11 +7,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/vigil-soc/vigil/activities"
@@ -62,30 +63,6 @@ func OpenStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store,
 		}
 	}
 	return st, nil
-}
-
-// DialTemporal connects to Temporal, retrying until it answers or ctx ends,
-// so Vigil can start while the server is still coming up.
-func DialTemporal(ctx context.Context, cfg Config, log *slog.Logger) (client.Client, error) {
-	opts := client.Options{
-		HostPort:  cfg.TemporalAddress,
-		Namespace: cfg.TemporalNamespace,
-		Logger:    tlog.NewStructuredLogger(log),
-	}
-	delay := 250 * time.Millisecond
-	for {
-		c, err := client.DialContext(ctx, opts)
-		if err == nil {
-			return c, nil
-		}
-		log.Warn("temporal not reachable yet", "address", cfg.TemporalAddress, "err", err)
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("connect to temporal at %s: %w", cfg.TemporalAddress, err)
-		case <-time.After(delay):
-		}
-		delay = min(delay*2, 5*time.Second)
-	}
 }
 
 // NewConnectors builds the response tool connectors: the simulated set,
@@ -157,11 +134,13 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 	}
 	defer tc.Close()
 
+	// The API starts workflows that carry the search attributes, so it
+	// checks them too: a missing one would otherwise fail every start.
+	if err := EnsureSearchAttributes(ctx, tc, cfg.TemporalNamespace, log); err != nil {
+		return err
+	}
 	var w worker.Worker
 	if mode == ModeServe || mode == ModeWorker {
-		if err := EnsureSearchAttributes(ctx, tc, cfg.TemporalNamespace, log); err != nil {
-			return err
-		}
 		w = NewWorkerLinking(tc, st, svc, log, cfg.ShutdownTimeout, runview.Links{PublicURL: cfg.PublicURL})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
@@ -171,9 +150,7 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 		defer w.Stop()
 	}
 	if mode == ModeWorker {
-		<-ctx.Done()
-		log.Info("shutting down worker")
-		return nil
+		return serveWorkerHTTP(ctx, cfg, st, tc, log)
 	}
 	return serveHTTP(ctx, cfg, st, svc, box, tc, log)
 }
@@ -198,16 +175,31 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	dispatchDone := make(chan struct{})
 	go func() { defer close(dispatchDone); dispatcher.Run(dispatchCtx) }()
 	defer func() { stopDispatch(); <-dispatchDone }()
-	// The default registry already carries the Go and process collectors,
-	// and the worker's metrics in serve mode.
-	reg := prometheus.DefaultRegisterer
-	router := api.NewRouter(api.Options{
+	// The API's own series go to a registry of this run (a process may run
+	// more than once, as tests do); /metrics serves it together with the
+	// default registry, which carries the Go and process collectors, the
+	// Temporal SDK's series and the worker's metrics in serve mode.
+	reg := prometheus.NewRegistry()
+	opts := api.Options{
 		Store: st, Temporal: tc, Log: log, Version: Version,
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
 		Connectors: NewConnectors(st), Secrets: box, Dispatcher: dispatcher,
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
-		Registerer: reg, Gatherer: prometheus.DefaultGatherer,
-	})
+		Registerer: reg, Gatherer: prometheus.Gatherers{reg, prometheus.DefaultGatherer},
+		CodecAllowedOrigin: urlOrigin(cfg.TemporalUIURL),
+	}
+	if codec, err := cfg.PayloadCodec(); err != nil {
+		return err
+	} else if codec != nil {
+		opts.PayloadCodec = codec
+	}
+	limits, closeLimits, err := RateLimitStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeLimits()
+	opts.RateLimitStore = limits
+	router := api.NewRouter(opts)
 	// The dashboard shares the engine and sends every read and write to
 	// the API's handler, so the API's checks decide each of them.
 	web.New(web.Options{API: router, TemporalUIURL: cfg.TemporalUIURL,
@@ -217,6 +209,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		IdleTimeout:       120 * time.Second,
+		ConnState:         router.ConnState,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
@@ -258,4 +251,13 @@ func EnsureBuiltinPlaybooks(ctx context.Context, st *store.Store) error {
 		}
 	}
 	return nil
+}
+
+// urlOrigin is the origin (scheme://host[:port]) of a URL, or "".
+func urlOrigin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
 }

@@ -24,13 +24,22 @@ func EnsureSearchAttributes(ctx context.Context, c client.Client, namespace stri
 	ops := c.OperatorService()
 	have, err := ops.ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
 	if err != nil {
-		return fmt.Errorf("list search attributes of namespace %s: %w", namespace, err)
+		return fmt.Errorf("cannot check Vigil's search attributes (%s) on namespace %s: %w",
+			strings.Join(workflows.SearchAttributeNames, ", "), namespace, err)
 	}
-	var missing []string
+	var missing, mistyped []string
 	for _, name := range workflows.SearchAttributeNames {
-		if _, ok := have.GetCustomAttributes()[name]; !ok {
+		kind, ok := have.GetCustomAttributes()[name]
+		switch {
+		case !ok:
 			missing = append(missing, name)
+		case kind != enumspb.INDEXED_VALUE_TYPE_KEYWORD:
+			mistyped = append(mistyped, name+" ("+kind.String()+")")
 		}
+	}
+	if len(mistyped) > 0 {
+		return fmt.Errorf("namespace %s has the search attributes %s with another type than Keyword; Vigil needs them as Keyword: remove and recreate them",
+			namespace, strings.Join(mistyped, ", "))
 	}
 	if len(missing) == 0 {
 		return nil

@@ -2,9 +2,11 @@ package app_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -59,5 +61,32 @@ func TestEnsureSearchAttributesRegistersWhatIsMissing(t *testing.T) {
 	}
 	if err := app.EnsureSearchAttributes(ctx, tmp.Client, ns, testenv.Logger()); err != nil {
 		t.Fatalf("second run: %v", err)
+	}
+}
+
+// TestEnsureSearchAttributesNamesMistypedOnes: an attribute registered
+// with another type cannot be fixed by registering it again; the check
+// says which one and what type it has.
+func TestEnsureSearchAttributesNamesMistypedOnes(t *testing.T) {
+	ctx := context.Background()
+	tmp, err := testenv.StartTemporal(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tmp.Stop()
+	const ns = "mistyped-namespace"
+	_, err = tmp.Client.WorkflowService().RegisterNamespace(ctx, &workflowservice.RegisterNamespaceRequest{
+		Namespace: ns, WorkflowExecutionRetentionPeriod: durationpb.New(24 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		_, err := tmp.Client.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
+			Namespace: ns, SearchAttributes: map[string]enumspb.IndexedValueType{"Severity": enumspb.INDEXED_VALUE_TYPE_TEXT}})
+		return err == nil
+	}, "could not register Severity as Text")
+	err = app.EnsureSearchAttributes(ctx, tmp.Client, ns, testenv.Logger())
+	if err == nil || !strings.Contains(err.Error(), "Severity (Text)") || strings.Contains(err.Error(), "IncidentNumber") {
+		t.Fatalf("error should name Severity and its type only: %v", err)
 	}
 }

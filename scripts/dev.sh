@@ -18,6 +18,11 @@ for sa in IncidentNumber Severity IncidentType ActionType PlaybookName ActionSta
   sa_args+=(--search-attribute "$sa=Keyword")
 done
 
+# The Web UI decodes encrypted payloads through Vigil's codec routes; it
+# sends the signed-in Vigil session along once "Include cross-origin
+# credentials" is ticked in its Codec Server settings (see README).
+codec_endpoint="http://$http_addr/api/codec"
+
 temporal_pid=""
 vigil_pid=""
 stop() {
@@ -35,6 +40,7 @@ trap stop INT TERM EXIT
   --dynamic-config-value history.transferProcessorMaxPollRPS=1000 \
   --dynamic-config-value matching.numTaskqueueReadPartitions=1 \
   --dynamic-config-value matching.numTaskqueueWritePartitions=1 \
+  --ui-codec-endpoint "$codec_endpoint" \
   --log-level warn \
   "${sa_args[@]}" > ./data/temporal.log 2>&1 &
 temporal_pid=$!
@@ -58,6 +64,16 @@ if [ -z "${VIGIL_SECRET_KEY:-}" ]; then
   fi
   VIGIL_SECRET_KEY=$(cat ./data/secret.key)
   export VIGIL_SECRET_KEY
+fi
+
+# Workflow payloads are encrypted in Temporal's history with a key kept
+# beside the data, like the secret key; a VIGIL_PAYLOAD_KEYS of your own wins.
+if [ -z "${VIGIL_PAYLOAD_KEYS:-}" ]; then
+  if [ ! -s ./data/payload.key ]; then
+    (umask 077 && echo "dev-1:$(head -c 32 /dev/urandom | base64)" > ./data/payload.key)
+  fi
+  VIGIL_PAYLOAD_KEYS=$(cat ./data/payload.key)
+  export VIGIL_PAYLOAD_KEYS
 fi
 
 GOTOOLCHAIN=local go build -o bin/vigil ./cmd/vigil

@@ -1,0 +1,222 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-soc/vigil/intake"
+	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/store"
+)
+
+// proc is one `vigil api` or `vigil worker` process under test.
+type proc struct {
+	cmd  *exec.Cmd
+	addr string // the address whose /ready says it is up
+	logs *bytes.Buffer
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestScaleOutTwoAPIsTwoWorkers runs two `vigil api` and two `vigil worker`
+// processes on one Temporal dev server and one PostgreSQL: a webhook burst
+// spread over both APIs becomes one triaged incident per alert, nothing
+// lost or doubled, and an action requested through one API and approved
+// through the other completes once.
+func TestScaleOutTwoAPIsTwoWorkers(t *testing.T) {
+	if !testenv.UsingPostgres() {
+		t.Skip("several processes share one database: needs TEST_DATABASE_URL")
+	}
+	ctx := context.Background()
+	tmp, err := testenv.StartTemporal(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tmp.Stop)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "vigil")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/vigil").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	dbURL := testenv.DatabaseURL(t)
+	env := append(os.Environ(),
+		"DATABASE_URL="+dbURL, "TEMPORAL_ADDRESS="+tmp.Server.FrontendHostPort(),
+		"TEMPORAL_CONFIG_FILE="+filepath.Join(dir, "none.toml"),
+		"VIGIL_BOOTSTRAP_ADMIN_KEY="+adminKey, "VIGIL_SECRET_KEY=scale-out-secret-key-0123456789",
+		"VIGIL_PAYLOAD_KEYS=k1:"+base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{9}, 32)),
+		"VIGIL_LOG_LEVEL=warn", "VIGIL_SHUTDOWN_TIMEOUT=5s")
+	start := func(mode string) *proc {
+		p := &proc{addr: freePort(t), logs: &bytes.Buffer{}}
+		p.cmd = exec.Command(bin, mode)
+		p.cmd.Env = append(env, "VIGIL_HTTP_ADDR="+p.addr, "VIGIL_WORKER_HTTP_ADDR="+p.addr)
+		p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+		if err := p.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			_ = p.cmd.Process.Signal(os.Interrupt)
+			_ = p.cmd.Wait()
+			if t.Failed() {
+				t.Logf("vigil %s logs:\n%s", mode, p.logs.String())
+			}
+		})
+		return p
+	}
+	procs := []*proc{start("worker"), start("worker"), start("api"), start("api")}
+	for _, p := range procs {
+		testenv.Eventually(t, 90*time.Second, func() bool {
+			res, err := http.Get("http://" + p.addr + "/ready")
+			if err != nil {
+				return false
+			}
+			res.Body.Close()
+			return res.StatusCode == http.StatusOK
+		}, "process on %s never became ready", p.addr)
+	}
+	apis := []string{"http://" + procs[2].addr, "http://" + procs[3].addr}
+	call := func(base, method, path, key string, body any) (int, map[string]any) {
+		var rd io.Reader
+		if body != nil {
+			b, _ := json.Marshal(body)
+			rd = bytes.NewReader(b)
+		}
+		req, _ := http.NewRequest(method, base+path, rd)
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var out map[string]any
+		_ = json.NewDecoder(res.Body).Decode(&out)
+		return res.StatusCode, out
+	}
+	if code, out := call(apis[0], http.MethodPost, "/api/webhooks", adminKey,
+		map[string]any{"source": "edr", "secret": "scale-out-webhook-secret", "auto_triage": true}); code != http.StatusCreated {
+		t.Fatalf("register webhook: %d %v", code, out)
+	}
+
+	// The burst: alerts spread over both APIs at once.
+	const alerts = 30
+	var wg sync.WaitGroup
+	errs := make(chan error, alerts)
+	for i := range alerts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			body := fmt.Sprintf(`{"metadata":{"eventType":"DetectionSummaryEvent","eventCreationTime":1763712000000},`+
+				`"event":{"DetectId":"ldt:scale-%d","Severity":4,"HostnameField":"ws-%d","DetectName":"Ransomware.Conti"}}`, i, i)
+			ts := time.Now().Unix()
+			req, _ := http.NewRequest(http.MethodPost, apis[i%2]+"/api/webhooks/edr", strings.NewReader(body))
+			req.Header.Set("X-Webhook-Timestamp", strconv.FormatInt(ts, 10))
+			req.Header.Set("X-Webhook-Signature", intake.Sign("scale-out-webhook-secret", ts, []byte(body)))
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				errs <- err
+				return
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusCreated && res.StatusCode != http.StatusAccepted {
+				errs <- fmt.Errorf("alert %d: status %d", i, res.StatusCode)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	var counts map[string]any
+	testenv.Eventually(t, 120*time.Second, func() bool {
+		_, out := call(apis[1], http.MethodGet, "/api/metrics", adminKey, nil)
+		d, _ := out["data"].(map[string]any)
+		inc, _ := d["incidents"].(map[string]any)
+		counts = inc
+		return inc != nil && inc["total"] == float64(alerts) && inc["triaged"] == float64(alerts)
+	}, "burst over two APIs: want %d incidents all triaged", alerts)
+	t.Logf("after the burst: %v", counts)
+
+	// An approval through the other API completes the action once.
+	st, err := store.Open(ctx, dbURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	u, err := st.CreateUser(ctx, store.NewUser{Username: "scale-manager", Email: "scale-manager@corp.example", Role: store.RoleManager})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, managerKey, err := st.CreateAPIKey(ctx, u.ID, "test", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, list := call(apis[0], http.MethodGet, "/api/incidents?per_page=1", adminKey, nil)
+	incID := list["data"].([]any)[0].(map[string]any)["id"].(string)
+	code, req := call(apis[0], http.MethodPost, "/api/incidents/"+incID+"/actions", adminKey,
+		map[string]any{"action": "isolate_host", "parameters": map[string]any{"host_id": "scale-host", "reason": "beaconing"}})
+	data, _ := req["data"].(map[string]any)
+	if code != http.StatusCreated || data["status"] != "pending_approval" {
+		t.Fatalf("isolate_host request: %d %v", code, req)
+	}
+	actionID := data["action_id"].(string)
+	codes := make([]int, 2)
+	var awg sync.WaitGroup
+	for i := range 2 {
+		awg.Add(1)
+		go func() {
+			defer awg.Done()
+			codes[i], _ = call(apis[i], http.MethodPost, "/api/actions/"+actionID+"/approve", managerKey, nil)
+		}()
+	}
+	awg.Wait()
+	okCount := 0
+	for _, c := range codes {
+		if c == http.StatusOK || c == http.StatusAccepted {
+			okCount++
+		}
+	}
+	if okCount < 1 {
+		t.Fatalf("approvals through both APIs: %v", codes)
+	}
+	testenv.Eventually(t, 60*time.Second, func() bool {
+		_, out := call(apis[1], http.MethodGet, "/api/actions/"+actionID, adminKey, nil)
+		d, _ := out["data"].(map[string]any)
+		return d["status"] == "completed"
+	}, "approved action never completed")
+	// Completed once: one execution recorded and the host isolated once.
+	_, acts := call(apis[0], http.MethodGet, "/api/actions?action_type=isolate_host&per_page=100", adminKey, nil)
+	n := 0
+	for _, a := range acts["data"].([]any) {
+		m := a.(map[string]any)
+		params, _ := m["parameters"].(map[string]any)
+		if m["status"] == "completed" && (params == nil || params["host_id"] == "scale-host") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d completed isolate_host actions, want 1 (approve codes %v)", n, codes)
+	}
+}
