@@ -22,6 +22,8 @@ func normalize(inc Incident, ind Indicators) Fields {
 		f.Endpoint = readEndpointFields(d, ind)
 	case "identity":
 		f.Identity = readIdentityFields(inc.RawData)
+	case "dlp":
+		f.Data = readDataFields(d)
 	default:
 		switch incidentKind(inc.IncidentType) {
 		case kindPhishing:
@@ -57,6 +59,10 @@ type formatProbe struct {
 // formatProbes are tried in order; the first whose keys are all present
 // wins. Key sets come from the vendors' documented schemas.
 var formatProbes = []formatProbe{
+	{"purview_dlp", "dlp", []string{"dlpdetails"}},
+	{"purview_dlp", "dlp", []string{"sensitiveinfotypes"}},
+	{"netskope_dlp", "dlp", []string{"dlpprofile"}},
+	{"google_dlp", "dlp", []string{"matcheddetectors"}},
 	{"proofpoint_tap", "email", []string{"threatsinfomap"}},
 	{"proofpoint_tap", "email", []string{"messageparts", "fromaddress"}},
 	{"defender_email", "email", []string{"networkmessageid", "senderfromaddress"}},

@@ -16,6 +16,7 @@ type Fields struct {
 	Identity IdentityFields `expr:"identity" json:"identity"`
 	Email    EmailFields    `expr:"email" json:"email"`
 	Endpoint EndpointFields `expr:"endpoint" json:"endpoint"`
+	Data     DataFields     `expr:"data" json:"data"`
 }
 
 // AlertFields hold what every alert may carry, whatever its family.
