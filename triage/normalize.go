@@ -205,6 +205,12 @@ func readAlert(d *doc) AlertFields {
 	a.VendorVerdict = vendorVerdict(d)
 	a.Action = vendorAction(d)
 	a.TestFile = testFileHash(d)
+	a.ScannerSource = scannerSource(d)
+	a.IntelMatch = d.str("threatmatchvalue", "threatindicator", "iocvalue", "matchedindicator", "threatmatch")
+	a.IntelConfidence = -1
+	if n, ok := d.number("threatconfidence", "iocconfidence", "indicatorconfidence", "feedconfidence"); ok {
+		a.IntelConfidence = int(n)
+	}
 	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
 		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || a.TestFile
 	a.CorrelatedUserAction = correlatedUserAction(d)
@@ -315,4 +321,19 @@ func testFileHash(d *doc) bool {
 		}
 	}
 	return false
+}
+
+// scannerUserAgents name vulnerability scanners by the user agent they send.
+var scannerUserAgents = []string{"nessus", "qualys", "openvas", "rapid7", "nexpose", "insightvm", "tenable", "acunetix", "burp collaborator"}
+
+// scannerSource reports an alert whose source is the organisation's own
+// vulnerability scanner: an asset category naming a scanner (SIEM asset
+// and identity lookups) or a scanner's user agent.
+func scannerSource(d *doc) bool {
+	for _, c := range d.strs("assetcategory", "srccategory", "srcassetcategory", "sourceassetcategory", "assettype", "srcpriority") {
+		if containsAnyTerm(normKey(c), "vulnerabilityscanner", "vulnscanner", "scanner") {
+			return true
+		}
+	}
+	return firstSubstring(strings.ToLower(d.str("httpuseragent", "useragent", "srcuseragent")), scannerUserAgents) != ""
 }

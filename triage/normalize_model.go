@@ -38,6 +38,14 @@ type AlertFields struct {
 	// TestFile is set when the payload names the anti-virus test file
 	// (EICAR) by one of its published hashes.
 	TestFile bool `expr:"test_file" json:"test_file,omitempty"`
+	// ScannerSource is set when the source asset is the organisation's
+	// vulnerability scanner (asset category or scanner user agent).
+	ScannerSource bool `expr:"scanner_source" json:"scanner_source,omitempty"`
+	// IntelMatch is the indicator a SIEM's threat-intelligence correlation
+	// matched ("" when none); IntelConfidence is the feed's confidence
+	// (0-100, -1 when not stated).
+	IntelMatch      string `expr:"intel_match" json:"intel_match,omitempty"`
+	IntelConfidence int    `expr:"intel_confidence" json:"intel_confidence"`
 	// CorrelatedUserAction is set when a correlated event shows the user
 	// started the activity (a reset they requested, their own enrolment).
 	CorrelatedUserAction bool     `expr:"correlated_user_action" json:"correlated_user_action,omitempty"`
