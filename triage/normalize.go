@@ -69,6 +69,8 @@ var formatProbes = []formatProbe{
 	{"defender_email", "email", []string{"senderfromaddress", "deliveryaction"}},
 	{"mimecast", "email", []string{"senderaddress", "recipientaddress"}},
 	{"mimecast", "email", []string{"impersonationresults"}},
+	{"mimecast", "email", []string{"clicklogs", "fromuseremailaddress"}},
+	{"mimecast", "email", []string{"ttpdefinition", "subject"}},
 	{"graph_email", "email", []string{"analyzedmessageevidence"}},
 	{"entra_signin", "identity", []string{"userprincipalname", "clientappused"}},
 	{"entra_signin", "identity", []string{"userprincipalname", "appdisplayname", "ipaddress"}},

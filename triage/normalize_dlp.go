@@ -58,6 +58,9 @@ func readDataFields(d *doc) DataFields {
 			f.Sanctioned = true
 		}
 	}
+	if tag := normKey(d.str("appinstancetag", "instancetag", "apptag")); tag == "sanctioned" || instance == "corporate" || instance == "business" {
+		f.Sanctioned = true
+	}
 	if scope := normKey(d.str("sharingscope", "visibility", "sharedwith")); strings.HasPrefix(scope, "internal") || scope == "private" || scope == "domain" {
 		f.Sanctioned = true
 	}

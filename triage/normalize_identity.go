@@ -231,10 +231,12 @@ var corporateGateways = []string{"zscaler", "netskope", "forcepoint", "iboss", "
 
 // corporateEgress reports a sign-in through the organisation's own network
 // path: a named (trusted) location of the identity provider, or a cloud
-// security gateway the organisation routes its users through.
+// security gateway the organisation routes its users through. A plain
+// named network is not enough: named locations also list countries and
+// ranges that are blocked.
 func corporateEgress(cur *doc, netText string) bool {
 	for _, t := range cur.strs("networktype", "networklocationtype") {
-		if normKey(t) == "namednetwork" || normKey(t) == "trustednamedlocation" {
+		if normKey(t) == "trustednamedlocation" {
 			return true
 		}
 	}

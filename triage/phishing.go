@@ -56,8 +56,19 @@ type linkFindings struct {
 	lookalike                 lookalike
 }
 
-func analyzePhishing(ind Indicators, d *doc) Analysis {
+// analyzePhishing scores a message; f carries the normalized fields, which
+// fill in the sender where this reader does not know the vendor's keys.
+func analyzePhishing(ind Indicators, d *doc, f EmailFields) Analysis {
 	m := readEmail(d, ind)
+	if m.senderDomain == "" && f.SenderDomain != "" {
+		m.sender, m.senderDomain = strings.ToLower(f.Sender), strings.ToLower(f.SenderDomain)
+		if m.displayName == "" {
+			m.displayName = f.DisplayName
+		}
+		if m.replyToDomain == "" {
+			m.replyToDomain = f.ReplyToDomain
+		}
+	}
 	ev := &evidence{label: "Phishing"}
 
 	lookalikeSender := false
