@@ -42,11 +42,11 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 	kind := analysisKind(inc.IncidentType, fields)
 	switch kind {
 	case kindPhishing:
-		a = analyzePhishing(ind, newDoc(inc.RawData))
+		a = analyzePhishing(ind, newDoc(inc.RawData), fields.Email)
 	case kindMalware:
 		a = analyzeMalware(inc, ind, newDoc(inc.RawData))
 	case kindLogin:
-		a = analyzeLogin(inc.RawData)
+		a = analyzeLogin(inc.RawData, fields.Identity)
 	default:
 		a = analyzeGeneric(inc, ind)
 	}

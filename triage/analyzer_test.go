@@ -154,7 +154,7 @@ func TestRuleAnalyzer(t *testing.T) {
 		{
 			name: "password guessing from unusual country", incidentType: "suspicious_login",
 			payload: loginBruteForce, class: ClassSuspicious, category: "brute_force",
-			wantActions: []string{ActionCreateTicket}, reasonHas: []string{"37 failed attempts", "RU is not among"},
+			wantActions: []string{ActionCreateTicket}, reasonHas: []string{"8 failed attempts", "RU is not among"},
 		},
 		{
 			name: "generic DLP alert", incidentType: "data_loss_prevention", severity: "high",

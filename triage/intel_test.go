@@ -16,7 +16,7 @@ func rep(typ, value, verdict string, score int) Reputation {
 const encodedPowerShellOnly = `{"DetectName": "Suspicious PowerShell execution", "CommandLine": "powershell.exe -NoProfile -EncodedCommand JABjAGwAaQBlAG4AdAAgAD0AIABOAGUAdwAtAE8AYgBqAGUAYwB0AA==", "HostnameField": "DEV-BLD-03"}`
 
 func TestRuleAnalyzerIntelSignal(t *testing.T) {
-	eicar := rep(IndicatorHash, "44d88612fea8a8f36de82e1278abb02f", ReputationMalicious, 100)
+	knownBad := rep(IndicatorHash, "e99a18c428cb38d5f260853678922e03", ReputationMalicious, 100)
 	tests := []struct {
 		name         string
 		incidentType string
@@ -57,14 +57,14 @@ func TestRuleAnalyzerIntelSignal(t *testing.T) {
 		},
 		{
 			name: "known-bad hash turns suspicious malware malicious", incidentType: "malware", payload: encodedPowerShellOnly,
-			intel:     []Reputation{eicar},
+			intel:     []Reputation{knownBad},
 			baseClass: ClassSuspicious, class: ClassMalicious, category: "malware",
 			wantActions: []string{ActionIsolateHost, ActionScanHost, ActionCreateTicket},
-			reasonHas:   []string{"hash 44d88612fea8a8f36de82e1278abb02f malicious (score 100, source simulated-intel) (+0.40)", "Affected host: DEV-BLD-03."},
+			reasonHas:   []string{"hash e99a18c428cb38d5f260853678922e03 malicious (score 100, source simulated-intel) (+0.40)", "Affected host: DEV-BLD-03."},
 		},
 		{
 			name: "already malicious stays malicious with the intel named", incidentType: "malware", payload: edrRansomware,
-			intel:     []Reputation{eicar},
+			intel:     []Reputation{knownBad},
 			baseClass: ClassMalicious, class: ClassMalicious, category: "ransomware",
 			wantActions: []string{ActionIsolateHost, ActionScanHost, ActionCreateTicket},
 			reasonHas:   []string{"Threat intelligence rates hash", "FIN-WS-042"},
@@ -83,7 +83,7 @@ func TestRuleAnalyzerIntelSignal(t *testing.T) {
 				rep(IndicatorIP, "203.0.113.9", ReputationMalicious, 100),
 				rep(IndicatorDomain, "a.example", ReputationMalicious, 95),
 				rep(IndicatorURL, "http://a.example/x", ReputationMalicious, 90),
-				rep(IndicatorHash, "44d88612fea8a8f36de82e1278abb02f", ReputationMalicious, 85),
+				rep(IndicatorHash, "e99a18c428cb38d5f260853678922e03", ReputationMalicious, 85),
 			},
 			baseClass: ClassUnknown, class: ClassSuspicious, category: "custom_alert",
 			wantActions: []string{ActionCreateTicket},
@@ -158,7 +158,7 @@ func TestRuleAnalyzerIntelDeterministic(t *testing.T) {
 		rep(IndicatorDomain, "micros0ft-support.com", ReputationMalicious, 90),
 		rep(IndicatorIP, "198.51.100.7", ReputationSuspicious, 40),
 		rep(IndicatorDomain, "micros0ft-support.com", ReputationSuspicious, 50), // duplicate indicator, lower score
-		rep(IndicatorHash, "3395856ce81f2b7382dee72602f798b642f14140", ReputationMalicious, 100),
+		rep(IndicatorHash, "6dcd4ce23d88e2ee9568ba546c007c63d9131c1b", ReputationMalicious, 100),
 		rep(IndicatorDomain, "bit.ly", ReputationSuspicious, 40),
 	}
 	inc := Incident{IncidentType: "phishing", RawData: mustJSON(t, phishPersonalMail), Intel: reps}
@@ -176,7 +176,7 @@ func TestRuleAnalyzerIntelDeterministic(t *testing.T) {
 		}
 	}
 	r := first.Verdict.Reasoning
-	want := "hash 3395856ce81f2b7382dee72602f798b642f14140 malicious (score 100, source simulated-intel), " +
+	want := "hash 6dcd4ce23d88e2ee9568ba546c007c63d9131c1b malicious (score 100, source simulated-intel), " +
 		"domain micros0ft-support.com malicious (score 90, source simulated-intel), " +
 		"url https://micros0ft-support.com/login malicious (score 90, source simulated-intel) (+0.45)"
 	if !strings.Contains(r, want) {

@@ -30,7 +30,9 @@ var (
 	mfaResultKeys = []string{"mfaresult", "mfastatus", "mfa", "mfaoutcome", "mfadetail", "factorresult", "authenticationresult"}
 )
 
-func analyzeLogin(raw map[string]any) Analysis {
+// analyzeLogin scores a sign-in; f carries the normalized fields, whose
+// outcome and failure counts are read once for every provider.
+func analyzeLogin(raw map[string]any, f IdentityFields) Analysis {
 	// Baseline lists are indexed but not descended into, so a country in
 	// the user's history is never mistaken for the current one.
 	cur := newDoc(raw, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
@@ -43,7 +45,7 @@ func analyzeLogin(raw map[string]any) Analysis {
 	riskCompact := normKey(riskText)
 	netText := lowerJoin(cur.strs(networkKeys...))
 
-	travel := impossibleTravel(cur, prev, riskCompact)
+	travel := impossibleTravel(cur, prev, riskCompact+" "+normKey(cur.str("title", "alertname", "searchname", "rulename")))
 	if travel != "" {
 		ev.add(0.35, "impossible travel: %s", travel)
 	}
@@ -72,8 +74,8 @@ func analyzeLogin(raw map[string]any) Analysis {
 		ev.add(0.35, "the user reported the MFA prompt as fraudulent")
 	}
 
-	failed, hasFailed := cur.number("failedattempts", "failedlogins", "failedloginattempts", "failurecount", "failedcount", "failedattemptsbeforesuccess", "consecutivefailures", "failures")
-	succeeded := loginSucceeded(cur)
+	failed, hasFailed := float64(f.FailedAttempts), f.FailedAttempts > 0
+	succeeded := loginSucceeded(cur) || f.Result == "success"
 	if hasFailed && failed >= 5 {
 		w := 0.20
 		if failed >= 20 {

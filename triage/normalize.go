@@ -22,6 +22,8 @@ func normalize(inc Incident, ind Indicators) Fields {
 		f.Endpoint = readEndpointFields(d, ind)
 	case "identity":
 		f.Identity = readIdentityFields(inc.RawData)
+	case "dlp":
+		f.Data = readDataFields(d)
 	default:
 		switch incidentKind(inc.IncidentType) {
 		case kindPhishing:
@@ -57,12 +59,18 @@ type formatProbe struct {
 // formatProbes are tried in order; the first whose keys are all present
 // wins. Key sets come from the vendors' documented schemas.
 var formatProbes = []formatProbe{
+	{"purview_dlp", "dlp", []string{"dlpdetails"}},
+	{"purview_dlp", "dlp", []string{"sensitiveinfotypes"}},
+	{"netskope_dlp", "dlp", []string{"dlpprofile"}},
+	{"google_dlp", "dlp", []string{"matcheddetectors"}},
 	{"proofpoint_tap", "email", []string{"threatsinfomap"}},
 	{"proofpoint_tap", "email", []string{"messageparts", "fromaddress"}},
 	{"defender_email", "email", []string{"networkmessageid", "senderfromaddress"}},
 	{"defender_email", "email", []string{"senderfromaddress", "deliveryaction"}},
 	{"mimecast", "email", []string{"senderaddress", "recipientaddress"}},
 	{"mimecast", "email", []string{"impersonationresults"}},
+	{"mimecast", "email", []string{"clicklogs", "fromuseremailaddress"}},
+	{"mimecast", "email", []string{"ttpdefinition", "subject"}},
 	{"graph_email", "email", []string{"analyzedmessageevidence"}},
 	{"entra_signin", "identity", []string{"userprincipalname", "clientappused"}},
 	{"entra_signin", "identity", []string{"userprincipalname", "appdisplayname", "ipaddress"}},
@@ -139,7 +147,7 @@ func contentShape(keys map[string]bool) string {
 	}
 	email := has("sender", "from", "subject", "recipients", "recipient", "replyto", "spf", "dmarc", "attachments", "urls", "senderaddress", "fromaddress", "mailfrom", "headerfrom", "toaddresses", "replytoemails", "spfverdict", "dmarcverdict", "emailauthentication", "senderdomain", "mailmessage")
 	endpoint := has("commandline", "cmdline", "parentprocess", "parentimage", "processname", "sha256", "filepath", "hostnamefield", "detectname", "parentprocessname", "signer", "threatname", "processcommandline", "processcmdline", "parentname", "parentpath", "processexecutable", "parentcmdline", "parentcommandline", "actorprocessimagename", "actorprocesscommandline", "exe", "proctitle", "cwd", "ppid")
-	identity := has("userprincipalname", "mfa", "mfaresult", "logintime", "failedattempts", "impossibletravel", "previouslogin", "knowndevice", "devicetrusted", "risklevel", "authmethod", "mfapushes", "loginresult", "usualcountries", "clientipaddress", "alternateid", "loginname", "otpdevicename", "riskevaluation", "mfarequired", "accountlocked", "authenticationfactor", "authenticationrequirement")
+	identity := has("userprincipalname", "mfa", "mfaresult", "logintime", "failedattempts", "impossibletravel", "previouslogin", "knowndevice", "devicetrusted", "risklevel", "authmethod", "mfapushes", "loginresult", "usualcountries", "clientipaddress", "alternateid", "loginname", "otpdevicename", "riskevaluation", "mfarequired", "accountlocked", "authenticationfactor", "authenticationrequirement", "devicedetail", "networklocationdetails", "conditionalaccessstatus", "signinstatus", "priorsignin")
 	// A firewall or IDS record of an SMTP session carries a sender and
 	// subject too, but it is a network alert, not a message.
 	flow := has("dport", "dstport", "destinationport", "destport") > 0 && has("recipient", "recipients", "toaddresses", "recipientaddress") == 0
@@ -173,6 +181,8 @@ func graphAlertShape(d *doc) string {
 			return "email"
 		case strings.Contains(e, "processevidence") || strings.Contains(e, "fileevidence"):
 			return "endpoint"
+		case strings.Contains(e, "mailboxconfigurationevidence") || strings.Contains(e, "oauthapplicationevidence"):
+			return "identity"
 		}
 	}
 	src := strings.ToLower(d.str("servicesource", "detectionsource"))
@@ -181,7 +191,7 @@ func graphAlertShape(d *doc) string {
 		return "email"
 	case strings.Contains(src, "endpoint") || strings.Contains(src, "antivirus"):
 		return "endpoint"
-	case strings.Contains(src, "identity") || strings.Contains(src, "entra") || strings.Contains(src, "azuread"):
+	case strings.Contains(src, "identity") || strings.Contains(src, "entra") || strings.Contains(src, "azuread") || strings.Contains(src, "cloudapps"):
 		return "identity"
 	}
 	return ""
@@ -196,8 +206,15 @@ func readAlert(d *doc) AlertFields {
 	a.Text = lowerJoin(append(d.strs("title", "alertname", "description", "category", "searchname", "rulename", "detectname", "detectdescription", "threatname", "type", "determination", "classification", "name", "eventtype", "subject", "comment", "tags", "justification", "reason", "note", "policyname", "policy", "action", "appinstancetag", "instancetag", "apptag", "destinationtrust"), ""))
 	a.VendorVerdict = vendorVerdict(d)
 	a.Action = vendorAction(d)
+	a.TestFile = testFileHash(d)
+	a.ScannerSource = scannerSource(d)
+	a.IntelMatch = d.str("threatmatchvalue", "threatindicator", "iocvalue", "matchedindicator", "threatmatch")
+	a.IntelConfidence = -1
+	if n, ok := d.number("threatconfidence", "iocconfidence", "indicatorconfidence", "feedconfidence"); ok {
+		a.IntelConfidence = int(n)
+	}
 	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
-		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || testFileHash(d)
+		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || a.TestFile
 	a.CorrelatedUserAction = correlatedUserAction(d)
 	seen := map[string]bool{}
 	for _, s := range d.strs("mitretechniques", "techniqueid", "techniques", "attacktechniques", "mitreattack") {
@@ -217,7 +234,10 @@ func readAlert(d *doc) AlertFields {
 func vendorVerdict(d *doc) string {
 	// Fields are tried in order of authority: an analyst's resolution
 	// outranks the engine's own confidence.
-	for _, name := range []string{"analystverdict", "determination", "threatstatus", "classification", "verdict", "judgement", "judgment", "judgementstatus", "finalverdict", "threatverdict", "resolution", "disposition", "status", "incidentstatus", "confidencelevel", "scanresult"} {
+	// An engine's confidence comes before a bare classification, which
+	// some products use for the threat type ("Malware") whatever the
+	// confidence; a scan or sandbox "result" comes last.
+	for _, name := range []string{"analystverdict", "determination", "threatstatus", "confidencelevel", "classification", "verdict", "judgement", "judgment", "judgementstatus", "finalverdict", "threatverdict", "resolution", "disposition", "status", "incidentstatus", "scanresult", "sandboxresult", "result"} {
 		if v := vendorVerdictOf(d.str(name)); v != "" {
 			return v
 		}
@@ -303,4 +323,19 @@ func testFileHash(d *doc) bool {
 		}
 	}
 	return false
+}
+
+// scannerUserAgents name vulnerability scanners by the user agent they send.
+var scannerUserAgents = []string{"nessus", "qualys", "openvas", "rapid7", "nexpose", "insightvm", "tenable", "acunetix", "burp collaborator"}
+
+// scannerSource reports an alert whose source is the organisation's own
+// vulnerability scanner: an asset category naming a scanner (SIEM asset
+// and identity lookups) or a scanner's user agent.
+func scannerSource(d *doc) bool {
+	for _, c := range d.strs("assetcategory", "srccategory", "srcassetcategory", "sourceassetcategory", "assettype", "srcpriority") {
+		if containsAnyTerm(normKey(c), "vulnerabilityscanner", "vulnscanner", "scanner") {
+			return true
+		}
+	}
+	return firstSubstring(strings.ToLower(d.str("httpuseragent", "useragent", "srcuseragent")), scannerUserAgents) != ""
 }

@@ -79,6 +79,12 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 		f.LegacyAuth = true
 	}
 
+	// A mailbox rule or setting that forwards mail to outside addresses is
+	// how intruders keep reading an account (Graph mailbox configuration
+	// evidence, Exchange audit parameters).
+	if len(cur.strs("forwardingtargets", "forwardingsmtpaddress", "forwardto", "redirectto")) > 0 {
+		f.AccountTamper = true
+	}
 	readOutcome(&f, cur)
 	readMFA(&f, cur, riskCompact)
 	if n, ok := cur.number("failedattempts", "failedlogins", "failedloginattempts", "failurecount", "failedcount", "failedattemptsbeforesuccess", "consecutivefailures", "failures", "failure"); ok {
@@ -116,6 +122,11 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	if loc := normKey(cur.str("networklocation", "networklocationdetails", "networktype", "namedlocationtype")); strings.Contains(loc, "trusted") || strings.Contains(loc, "corporate") {
 		f.KnownNetwork = true
 	}
+	if corporateEgress(cur, netText) {
+		f.CorporateEgress, f.KnownNetwork = true, true
+	}
+	travelRisk := riskCompact + " " + normKey(cur.str("title", "alertname", "searchname", "rulename"))
+	f.ImpossibleTravel = impossibleTravel(cur, prev, travelRisk) != ""
 	if v, ok := cur.boolean("expectedtravel", "travelnotified", "approvedtravel", "travelapproved", "registeredtravel"); ok && v {
 		f.ExpectedTravel = true
 	}
@@ -211,4 +222,24 @@ func readMFA(f *IdentityFields, cur *doc, riskCompact string) {
 		f.MFA = "failed"
 	}
 	f.SingleFactor = strings.Contains(compact, "singlefactorauthentication")
+}
+
+// corporateGateways are cloud security gateways that organisations route
+// their own staff through; their egress addresses move around the world
+// with the gateway's nodes, the usual cause of false impossible travel.
+var corporateGateways = []string{"zscaler", "netskope", "forcepoint", "iboss", "menlo security", "prisma access", "umbrella secure internet gateway"}
+
+// corporateEgress reports a sign-in through the organisation's own network
+// path: a named (trusted) location of the identity provider, or a cloud
+// security gateway the organisation routes its users through. A plain
+// named network is not enough: named locations also list countries and
+// ranges that are blocked.
+func corporateEgress(cur *doc, netText string) bool {
+	for _, t := range cur.strs("networktype", "networklocationtype") {
+		if normKey(t) == "trustednamedlocation" {
+			return true
+		}
+	}
+	names := strings.ToLower(netText + " " + lowerJoin(cur.strs("isp", "asorg", "asnorg", "organization", "networknames", "networkname", "tags")))
+	return firstSubstring(names, corporateGateways) != ""
 }

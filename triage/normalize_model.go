@@ -16,6 +16,7 @@ type Fields struct {
 	Identity IdentityFields `expr:"identity" json:"identity"`
 	Email    EmailFields    `expr:"email" json:"email"`
 	Endpoint EndpointFields `expr:"endpoint" json:"endpoint"`
+	Data     DataFields     `expr:"data" json:"data"`
 }
 
 // AlertFields hold what every alert may carry, whatever its family.
@@ -34,6 +35,17 @@ type AlertFields struct {
 	// SecurityTesting is set when the vendor or payload says the activity
 	// was an authorised test (red team, simulation, EICAR).
 	SecurityTesting bool `expr:"security_testing" json:"security_testing,omitempty"`
+	// TestFile is set when the payload names the anti-virus test file
+	// (EICAR) by one of its published hashes.
+	TestFile bool `expr:"test_file" json:"test_file,omitempty"`
+	// ScannerSource is set when the source asset is the organisation's
+	// vulnerability scanner (asset category or scanner user agent).
+	ScannerSource bool `expr:"scanner_source" json:"scanner_source,omitempty"`
+	// IntelMatch is the indicator a SIEM's threat-intelligence correlation
+	// matched ("" when none); IntelConfidence is the feed's confidence
+	// (0-100, -1 when not stated).
+	IntelMatch      string `expr:"intel_match" json:"intel_match,omitempty"`
+	IntelConfidence int    `expr:"intel_confidence" json:"intel_confidence"`
 	// CorrelatedUserAction is set when a correlated event shows the user
 	// started the activity (a reset they requested, their own enrolment).
 	CorrelatedUserAction bool     `expr:"correlated_user_action" json:"correlated_user_action,omitempty"`
@@ -77,9 +89,15 @@ type IdentityFields struct {
 	NewCountry     bool    `expr:"new_country" json:"new_country,omitempty"`
 	UsualLocation  bool    `expr:"usual_location" json:"usual_location,omitempty"`
 	KnownNetwork   bool    `expr:"known_network" json:"known_network,omitempty"` // corporate or previously seen IP
-	ExpectedTravel bool    `expr:"expected_travel" json:"expected_travel,omitempty"`
-	SelfService    bool    `expr:"self_service" json:"self_service,omitempty"`
-	Admin          bool    `expr:"admin" json:"admin,omitempty"`
+	// CorporateEgress is set when the sign-in came through the
+	// organisation's own gateway or a named location (KnownNetwork too).
+	CorporateEgress bool `expr:"corporate_egress" json:"corporate_egress,omitempty"`
+	// ImpossibleTravel is set when the provider flags travel that cannot
+	// be, or the previous sign-in's place and time show it.
+	ImpossibleTravel bool `expr:"impossible_travel" json:"impossible_travel,omitempty"`
+	ExpectedTravel   bool `expr:"expected_travel" json:"expected_travel,omitempty"`
+	SelfService      bool `expr:"self_service" json:"self_service,omitempty"`
+	Admin            bool `expr:"admin" json:"admin,omitempty"`
 	// PhishResistant is set for authenticators that cannot be relayed
 	// (security key, FIDO2, passkey, Windows Hello, signed nonce).
 	PhishResistant bool `expr:"phish_resistant" json:"phish_resistant,omitempty"`

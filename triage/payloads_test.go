@@ -170,7 +170,7 @@ const (
 		"src_ip": "45.83.64.12",
 		"country": "RU",
 		"usual_countries": ["US"],
-		"failed_attempts": 37,
+		"failed_attempts": 8,
 		"result": "success"
 	}`
 

@@ -56,8 +56,19 @@ type linkFindings struct {
 	lookalike                 lookalike
 }
 
-func analyzePhishing(ind Indicators, d *doc) Analysis {
+// analyzePhishing scores a message; f carries the normalized fields, which
+// fill in the sender where this reader does not know the vendor's keys.
+func analyzePhishing(ind Indicators, d *doc, f EmailFields) Analysis {
 	m := readEmail(d, ind)
+	if m.senderDomain == "" && f.SenderDomain != "" {
+		m.sender, m.senderDomain = strings.ToLower(f.Sender), strings.ToLower(f.SenderDomain)
+		if m.displayName == "" {
+			m.displayName = f.DisplayName
+		}
+		if m.replyToDomain == "" {
+			m.replyToDomain = f.ReplyToDomain
+		}
+	}
 	ev := &evidence{label: "Phishing"}
 
 	lookalikeSender := false
@@ -81,7 +92,8 @@ func analyzePhishing(ind Indicators, d *doc) Analysis {
 		impersonation = true
 	}
 
-	authPassed, authFailed := scoreAuth(ev, m.auth, lookalikeSender)
+	freeMail := freeMailDomains[registrableDomain(m.senderDomain)]
+	authPassed, authFailed := scoreAuth(ev, m.auth, lookalikeSender || freeMail)
 
 	lf := assessLinks(m, lookalikeSender, authPassed)
 	if lf.credential != "" {
@@ -125,7 +137,7 @@ func analyzePhishing(ind Indicators, d *doc) Analysis {
 	if m.listUnsubscribe && bulkCredit {
 		ev.add(-0.10, "carries a List-Unsubscribe header, typical of legitimate newsletters")
 	}
-	if b, ok := ownerBrand(m.senderDomain); ok && m.senderDomain != "" && authPassed {
+	if b, ok := ownerBrand(m.senderDomain); ok && m.senderDomain != "" && authPassed && !freeMail {
 		ev.add(-0.10, "sender domain %s belongs to %s and passed authentication", m.senderDomain, b.name)
 	}
 
@@ -158,9 +170,9 @@ func analyzePhishing(ind Indicators, d *doc) Analysis {
 }
 
 // scoreAuth adds SPF/DKIM/DMARC evidence. Passing authentication on a
-// look-alike domain earns no credit: it only proves the attacker controls the
-// look-alike, not that the sender is who they claim to be.
-func scoreAuth(ev *evidence, auth map[string]string, lookalikeSender bool) (passed, failed bool) {
+// look-alike or free-mail domain earns no credit (noCredit): it only proves
+// the sender controls that mailbox, not that they are who they claim to be.
+func scoreAuth(ev *evidence, auth map[string]string, noCredit bool) (passed, failed bool) {
 	weights := map[string]float64{"spf": 0.10, "dkim": 0.10, "dmarc": 0.20}
 	var failWeight float64
 	var fails, passes []string
@@ -180,7 +192,7 @@ func scoreAuth(ev *evidence, auth map[string]string, lookalikeSender bool) (pass
 		ev.add(min(failWeight, 0.30), "sender authentication failed (%s)", strings.Join(fails, ", "))
 		return false, true
 	}
-	if len(passes) == 0 || lookalikeSender {
+	if len(passes) == 0 || noCredit {
 		return len(passes) > 0, false
 	}
 	w := -0.05

@@ -127,12 +127,13 @@ type ruleEnv struct {
 	Identity IdentityFields `expr:"identity"`
 	Email    EmailFields    `expr:"email"`
 	Endpoint EndpointFields `expr:"endpoint"`
+	Data     DataFields     `expr:"data"`
 
 	meter *exprbudget.Meter
 }
 
 func newRuleEnv(f Fields) ruleEnv {
-	return ruleEnv{Shape: f.Shape, Format: f.Format, Severity: f.Severity, Alert: f.Alert, Identity: f.Identity, Email: f.Email, Endpoint: f.Endpoint}
+	return ruleEnv{Shape: f.Shape, Format: f.Format, Severity: f.Severity, Alert: f.Alert, Identity: f.Identity, Email: f.Email, Endpoint: f.Endpoint, Data: f.Data}
 }
 
 func ruleMeter(env any) *exprbudget.Meter {

@@ -1,0 +1,88 @@
+package triage
+
+import "strings"
+
+// DataFields describe a data-loss or insider-risk alert: what sensitive
+// data went where, and in what circumstances.
+type DataFields struct {
+	User string `expr:"user" json:"user,omitempty"`
+	// Destination is where the data went: a recipient address, a cloud
+	// app instance, a device.
+	Destination string `expr:"destination" json:"destination,omitempty"`
+	// Matches is the largest count of sensitive items matched.
+	Matches int `expr:"matches" json:"matches,omitempty"`
+	// Personal is set when the data went to a personal destination: a
+	// consumer mailbox, a personal cloud instance, removable media.
+	Personal bool `expr:"personal" json:"personal,omitempty"`
+	// Sanctioned is set when the destination is internal only or on the
+	// policy's allow list of business partners.
+	Sanctioned bool `expr:"sanctioned" json:"sanctioned,omitempty"`
+	Encrypted  bool `expr:"encrypted" json:"encrypted,omitempty"`
+	// Override is set when the user overrode a block or warning.
+	Override bool `expr:"override" json:"override,omitempty"`
+	// PersonalReason is set when the user's own justification names a
+	// personal purpose ("personal backup", "my own copy").
+	PersonalReason bool `expr:"personal_reason" json:"personal_reason,omitempty"`
+	// Departing is set when HR context says the user resigned, is leaving
+	// or was terminated.
+	Departing bool `expr:"departing" json:"departing,omitempty"`
+}
+
+// readDataFields fills DataFields from Purview, Netskope, Google Workspace
+// rule and insider-risk payloads (keys taken from their documented
+// schemas), best effort for others.
+func readDataFields(d *doc) DataFields {
+	f := DataFields{
+		User:        d.str("userprincipalname", "actor", "user", "resourceowneremail", "email"),
+		Destination: d.str("recipientemailaddress", "recipient", "recipients", "destination", "instanceid", "targetdomain", "destinationdomain"),
+	}
+	for _, m := range d.maps("sensitiveinfotypes", "matches", "detections") {
+		if n, ok := newDoc(m).number("count", "matchcount"); ok && int(n) > f.Matches {
+			f.Matches = int(n)
+		}
+	}
+	if n, ok := d.number("dlprulecount", "matchcount", "sensitivecount", "filecount", "recordcount"); ok && int(n) > f.Matches {
+		f.Matches = int(n)
+	}
+	dest := strings.ToLower(f.Destination)
+	destDomain := dest
+	if i := strings.LastIndexByte(dest, '@'); i >= 0 {
+		destDomain = dest[i+1:]
+	}
+	destDomain = registrableDomain(destDomain)
+	instance := normKey(d.str("instancetype", "destinationtype", "accounttype"))
+	f.Personal = freeMailDomains[destDomain] || instance == "personal" ||
+		containsAnyTerm(normKey(lowerJoin(d.strs("riskindicators", "destinationcategory", "exfiltrationvector", "activity", "destination", "operation"))), "removablemedia", "usb", "personalcloud", "personalemail")
+	for _, allowed := range d.strs("recipientdomainallowlist", "alloweddomains", "allowlisteddomains", "sanctioneddomains") {
+		if destDomain != "" && registrableDomain(strings.ToLower(strings.TrimSpace(allowed))) == destDomain {
+			f.Sanctioned = true
+		}
+	}
+	if tag := normKey(d.str("appinstancetag", "instancetag", "apptag")); tag == "sanctioned" || instance == "corporate" || instance == "business" {
+		f.Sanctioned = true
+	}
+	if scope := normKey(d.str("sharingscope", "visibility", "sharedwith")); strings.HasPrefix(scope, "internal") || scope == "private" || scope == "domain" {
+		f.Sanctioned = true
+	}
+	if userDomain := registrableDomain(strings.ToLower(emailDomain(f.User))); userDomain != "" && destDomain == userDomain {
+		f.Sanctioned = true
+	}
+	f.Sanctioned = f.Sanctioned && !f.Personal
+	f.Encrypted = d.str("encryption", "encryptionstatus", "messageencryption") != "" && !containsAnyTerm(normKey(d.str("encryption", "encryptionstatus")), "none", "notencrypted")
+	if v, ok := d.boolean("useroverride", "overridden", "override"); ok && v {
+		f.Override = true
+	}
+	reason := normKey(d.str("overridejustification", "justification", "userjustification"))
+	f.PersonalReason = containsAnyTerm(reason, "personal", "myown", "private", "backup") && !containsAnyTerm(reason, "business")
+	f.Departing = containsAnyTerm(normKey(lowerJoin(d.strs("hrcontext", "hrflags", "riskindicators", "userrisk", "departuredate", "employmentstatus"))), "resign", "departing", "leaver", "termination", "terminated", "noticeperiod") ||
+		d.str("departuredate", "terminationdate", "lastworkingday") != ""
+	return f
+}
+
+// emailDomain returns the part after the last '@', or "".
+func emailDomain(addr string) string {
+	if i := strings.LastIndexByte(addr, '@'); i >= 0 {
+		return addr[i+1:]
+	}
+	return ""
+}
