@@ -147,7 +147,8 @@ func NewRouter(opts Options) *Router {
 	r.POST("/login", s.wrap(s.login))
 	r.POST("/logout", s.identify, s.auditRequest("auth.logout"), s.checkCSRF, s.wrap(s.logout))
 
-	a := &routes{s: s, group: r.Group("/api", s.identify)}
+	// Every /api route answers under /api/v1 too (SPEC "Versioning").
+	a := &routes{s: s, group: r.Group("/api", s.identify), v1: r.Group("/api/v1", s.identify)}
 	const (
 		viewer, analyst, manager, admin = store.RoleViewer, store.RoleAnalyst, store.RoleManager, store.RoleAdmin
 		get, post, put, del             = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete
@@ -184,6 +185,7 @@ func NewRouter(opts Options) *Router {
 
 	// Webhook sources; the intake itself is signed, not authenticated.
 	r.POST("/api/webhooks/:source", s.wrap(s.receiveWebhook))
+	r.POST("/api/v1/webhooks/:source", s.wrap(s.receiveWebhook))
 	a.handle(Route{get, "/webhooks", manager, ScopeRead, LimitRead, ""}, s.listWebhooks)
 	a.handle(Route{post, "/webhooks", manager, ScopeAdmin, LimitWrite, "webhook.register"}, s.registerWebhook)
 	a.handle(Route{get, "/webhooks/:source", manager, ScopeRead, LimitRead, ""}, s.getWebhook)
@@ -227,7 +229,12 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{post, "/kill-switch/activate", manager, ScopeWrite, LimitWrite, "kill_switch.activate"}, s.activateKillSwitch)
 	a.handle(Route{post, "/kill-switch/deactivate", manager, ScopeWrite, LimitWrite, "kill_switch.deactivate"}, s.deactivateKillSwitch)
 	a.handle(Route{get, "/connectors/health", viewer, ScopeRead, LimitRead, ""}, s.connectorHealth)
-	return &Router{Engine: r, Access: a.list}
+
+	rt := &Router{Engine: r, Access: a.list}
+	doc := &openAPIDoc{}
+	r.GET(OpenAPIPath, doc.handler(rt, opts.Version))
+	r.GET("/api/v1/openapi.json", doc.handler(rt, opts.Version))
+	return rt
 }
 
 // limitBody caps every request body; reading past the cap fails with
