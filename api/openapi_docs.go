@@ -57,8 +57,8 @@ var routeDocs = map[string]opDoc{
 	"POST /api/kill-switch/deactivate": {Summary: "resume automation", Request: killSwitchRequest{},
 		Response: killSwitchView{}},
 
-	"GET /api/users":    {Summary: "list users", Response: store.User{}, List: true, Paged: true, Raw: true},
-	"GET /api/users/me": {Summary: "the calling user", Response: store.User{}},
+	"GET /api/users":     {Summary: "list users", Response: store.User{}, List: true, Paged: true, Raw: true},
+	"GET /api/users/me":  {Summary: "the calling user", Response: store.User{}},
 	"GET /api/users/:id": {Summary: "read one user", Response: store.User{}},
 	"POST /api/users": {Summary: "create a user", Request: userRequest{}, Response: store.User{},
 		Status: []int{http.StatusCreated}},
@@ -76,11 +76,11 @@ var routeDocs = map[string]opDoc{
 	"GET /api/playbooks/:id/executions": {Summary: "runs of a playbook", Response: executionView{}, List: true},
 	"POST /api/playbooks/:id/run": {Summary: "run a playbook on an incident", Request: runRequest{},
 		Response: executionView{}, Status: []int{http.StatusCreated, http.StatusAccepted}},
-	"POST /api/playbooks/validate": {Summary: "validate playbook YAML", Request: validateRequest{}, Response: map[string]any{}},
+	"POST /api/playbooks/validate":  {Summary: "validate playbook YAML", Request: validateRequest{}, Response: map[string]any{}},
 	"GET /api/playbooks/:id/export": {Summary: "a playbook as YAML", ContentType: "application/yaml"},
 
 	"GET /health": {Summary: "overall status and version", Response: map[string]any{}, Raw: true,
 		Status: []int{http.StatusOK, http.StatusServiceUnavailable}},
-	"GET /metrics":    {Summary: "Prometheus metrics", ContentType: "text/plain"},
+	"GET /metrics":       {Summary: "Prometheus metrics", ContentType: "text/plain"},
 	"GET " + OpenAPIPath: {Summary: "this document", Response: map[string]any{}, Raw: true},
 }
