@@ -35,6 +35,8 @@ type Options struct {
 	Settings *settings.Service
 	Log      *slog.Logger
 	Version  string
+	// Commit is the VCS revision of the build, reported by /health.
+	Commit string
 	// MaxBodyBytes bounds every request body (413 beyond it).
 	MaxBodyBytes int64
 	// TriageWait is how long a triage request waits for the verdict before

@@ -32,9 +32,6 @@ import (
 	"github.com/vigil-soc/vigil/workflows"
 )
 
-// Version is the running build's version, set at link time.
-var Version = "0.1.0-dev"
-
 // Mode selects which parts of Vigil a process runs.
 type Mode string
 
@@ -47,6 +44,9 @@ const (
 
 // OpenStore opens the database and applies pending migrations when asked.
 func OpenStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store, error) {
+	if err := CheckDatabaseURL(cfg.DatabaseURL); err != nil {
+		return nil, err
+	}
 	st, err := store.Open(ctx, cfg.DatabaseURL, log)
 	if err != nil {
 		return nil, err
@@ -202,7 +202,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	// and the worker's metrics in serve mode.
 	reg := prometheus.DefaultRegisterer
 	router := api.NewRouter(api.Options{
-		Store: st, Temporal: tc, Log: log, Version: Version,
+		Store: st, Temporal: tc, Log: log, Version: Version, Commit: Commit,
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
 		Connectors: NewConnectors(st), Secrets: box, Dispatcher: dispatcher,
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
