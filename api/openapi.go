@@ -188,7 +188,7 @@ func bodySchema(ss *schemaSet, doc opDoc) map[string]any {
 	if doc.List {
 		s = map[string]any{"type": "array", "items": s}
 	}
-	if doc.Raw {
+	if doc.Raw && !doc.Paged {
 		return s
 	}
 	out := map[string]any{"type": "object", "required": []string{"data"},

@@ -27,7 +27,7 @@ type opDoc struct {
 // taking and answering a JSON object; TestOpenAPIDocumentsEveryRoute fails
 // on an entry whose route does not exist.
 var routeDocs = map[string]opDoc{
-	"GET /api/incidents": {Summary: "list incidents", Response: incidentSummary{}, List: true, Paged: true, Raw: true},
+	"GET /api/incidents": {Summary: "list incidents", Response: incidentSummary{}, List: true, Paged: true},
 	"POST /api/incidents": {Summary: "create an incident", Request: createIncidentRequest{},
 		Response: incidentDetail{}, Status: []int{http.StatusCreated}},
 	"GET /api/incidents/:id": {Summary: "read one incident", Response: incidentDetail{}},
@@ -57,14 +57,14 @@ var routeDocs = map[string]opDoc{
 	"POST /api/kill-switch/deactivate": {Summary: "resume automation", Request: killSwitchRequest{},
 		Response: killSwitchView{}},
 
-	"GET /api/users":     {Summary: "list users", Response: store.User{}, List: true, Paged: true, Raw: true},
+	"GET /api/users":     {Summary: "list users", Response: store.User{}, List: true, Paged: true},
 	"GET /api/users/me":  {Summary: "the calling user", Response: store.User{}},
 	"GET /api/users/:id": {Summary: "read one user", Response: store.User{}},
 	"POST /api/users": {Summary: "create a user", Request: userRequest{}, Response: store.User{},
 		Status: []int{http.StatusCreated}},
 	"PUT /api/users/:id": {Summary: "change a user", Request: userRequest{}, Response: store.User{}},
 
-	"GET /api/api-keys":     {Summary: "list API keys", Response: apiKeyView{}, List: true, Paged: true, Raw: true},
+	"GET /api/api-keys":     {Summary: "list API keys", Response: apiKeyView{}, List: true, Paged: true},
 	"GET /api/api-keys/:id": {Summary: "read one API key", Response: apiKeyView{}},
 	"POST /api/api-keys":    {Summary: "create an API key, shown once", Request: apiKeyRequest{}, Status: []int{http.StatusCreated}, Response: map[string]any{}},
 
@@ -80,6 +80,9 @@ var routeDocs = map[string]opDoc{
 	"GET /api/playbooks/:id/export": {Summary: "a playbook as YAML", ContentType: "application/yaml"},
 
 	"GET /health": {Summary: "overall status and version", Response: map[string]any{}, Raw: true,
+		Status: []int{http.StatusOK, http.StatusServiceUnavailable}},
+	"GET /live": {Summary: "200 while the process is alive", Response: map[string]any{}, Raw: true},
+	"GET /ready": {Summary: "200 when ready to serve, 503 when not", Response: map[string]any{}, Raw: true,
 		Status: []int{http.StatusOK, http.StatusServiceUnavailable}},
 	"GET /metrics":       {Summary: "Prometheus metrics", ContentType: "text/plain"},
 	"GET " + OpenAPIPath: {Summary: "this document", Response: map[string]any{}, Raw: true},

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -142,5 +144,20 @@ func TestLegacyCommandKeepsItsOwnFlags(t *testing.T) {
 	err := root.ExecuteContext(context.Background())
 	if err == nil || err.Error() != "done" || strings.Join(got, " ") != "demo-data --count 3" {
 		t.Fatalf("legacy command: %v %q", err, got)
+	}
+}
+
+func TestProbeFollowsTheStatus(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/ready" {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	if _, err := capture(t, "probe", srv.URL+"/ready"); err != nil {
+		t.Fatalf("ready: %v", err)
+	}
+	if _, err := capture(t, "probe", srv.URL+"/down"); err == nil || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("503 must fail: %v", err)
 	}
 }

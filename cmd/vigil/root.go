@@ -41,6 +41,7 @@ override it for one run.`,
 		playbookCommand(),
 		triageCommand(),
 		secretsCommand(),
+		probeCommand(),
 		versionCommand(),
 	)
 	return root
