@@ -185,6 +185,13 @@ func responses(ss *schemaSet, doc opDoc) map[string]any {
 // as a list, with paging meta, or as is.
 func bodySchema(ss *schemaSet, doc opDoc) map[string]any {
 	s := ss.of(reflect.TypeOf(doc.Response))
+	if len(doc.Or) > 0 {
+		alts := []any{s}
+		for _, t := range doc.Or {
+			alts = append(alts, ss.of(reflect.TypeOf(t)))
+		}
+		s = map[string]any{"anyOf": alts}
+	}
 	if doc.List {
 		s = map[string]any{"type": "array", "items": s}
 	}

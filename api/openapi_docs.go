@@ -15,6 +15,7 @@ type opDoc struct {
 	Request      any
 	OptionalBody bool // the body may be left out
 	Response     any
+	Or           []any // further types the answer may take instead of Response
 	Status       []int // success statuses; empty means 200
 	List         bool  // data is an array of Response
 	Paged        bool  // a list with paging meta
@@ -35,7 +36,7 @@ var routeDocs = map[string]opDoc{
 		Response: incidentDetail{}},
 	"DELETE /api/incidents/:id": {Summary: "delete an incident (admin)", Status: []int{http.StatusNoContent}, Response: struct{}{}},
 	"POST /api/incidents/:id/triage": {Summary: "triage an incident", Request: triageRequest{}, OptionalBody: true,
-		Response: triageResponse{}, Status: []int{http.StatusOK, http.StatusAccepted}},
+		Response: triageResponse{}, Or: []any{playbookTriage{}}, Status: []int{http.StatusOK, http.StatusAccepted}},
 	"GET /api/incidents/:id/actions": {Summary: "actions of an incident", Response: actionView{}, List: true},
 	"POST /api/incidents/:id/actions": {Summary: "request an action on an incident", Request: actionRequest{},
 		Response: map[string]any{}, Status: []int{http.StatusCreated, http.StatusAccepted}},
