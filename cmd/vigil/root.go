@@ -47,17 +47,6 @@ override it for one run.`,
 	return root
 }
 
-// configFlagNames maps each configuration flag to its environment variable.
-var configFlagNames = map[string]string{
-	"http-addr":          "VIGIL_HTTP_ADDR",
-	"database-url":       "DATABASE_URL",
-	"temporal-address":   "TEMPORAL_ADDRESS",
-	"temporal-namespace": "TEMPORAL_NAMESPACE",
-	"log-format":         "VIGIL_LOG_FORMAT",
-	"log-level":          "VIGIL_LOG_LEVEL",
-	"public-url":         "VIGIL_PUBLIC_URL",
-}
-
 // addConfigFlags declares the configuration flags on the root, so every
 // command takes them, before or after its arguments.
 func addConfigFlags(root *cobra.Command) {
