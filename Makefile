@@ -13,26 +13,39 @@ help: ## list targets
 run: ## start a Temporal dev server and Vigil on SQLite under ./data
 	./scripts/dev.sh
 
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+LDFLAGS := -X github.com/vigil-soc/vigil/app.Version=$(VERSION) -X github.com/vigil-soc/vigil/app.Commit=$(COMMIT)
+
 .PHONY: build
-build: ## build ./bin/vigil
-	$(GO) build -o bin/vigil ./cmd/vigil
+build: ## build ./bin/vigil with version and commit stamped
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/vigil ./cmd/vigil
+
+.PHONY: image
+image: ## build the container image vigil:$(VERSION)
+	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) -t vigil:$(VERSION) .
 
 bin/temporal:
 	./scripts/temporal-cli.sh
 
 .PHONY: test
-test: bin/temporal ## run all tests (real Temporal dev server; Postgres when TEST_DATABASE_URL is set)
+test: bin/temporal ## run all tests (real Temporal dev server; Postgres when TEST_DATABASE_URL is set), then the deploy/ module's
 	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal $(GO) test -count=1 -timeout 20m $(PKGS)
+	cd deploy && $(GO) test -count=1 ./...
 
 .PHONY: screenshots
 screenshots: bin/temporal ## regenerate docs/screenshots/dashboard-*.png with the browser tests
 	./scripts/dashboard-screenshots.sh
 
 .PHONY: lint
-lint: ## go vet, gofmt and staticcheck
+lint: ## go vet, gofmt, staticcheck and the compose file (docker compose config)
 	$(GO) vet $(PKGS)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1)
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
+	cd deploy && $(GO) vet ./...
+	@if docker compose version >/dev/null 2>&1; then \
+		docker compose --env-file deploy/compose/vigil.env.example -f docker-compose.temporal.yml config -q; \
+	else echo "docker compose not found: docker-compose.temporal.yml is checked by the deploy tests"; fi
 
 .PHONY: bench
 bench: bin/temporal ## benchmarks beside bare baselines (see bench/README.md): load, then workflow paths

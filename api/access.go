@@ -63,11 +63,12 @@ type Route struct {
 	Audit string
 }
 
-// routes registers /api handlers; a route cannot be added without a valid
-// role, scope and limit class.
+// routes registers /api handlers, each at /api and at /api/v1; a route
+// cannot be added without a valid role, scope and limit class.
 type routes struct {
 	s     *server
 	group *gin.RouterGroup
+	v1    *gin.RouterGroup
 	list  []Route
 }
 
@@ -90,6 +91,9 @@ func (a *routes) add(r Route, before []gin.HandlerFunc, csrf gin.HandlerFunc, h 
 	}
 	chain = append(chain, a.s.requireAuth, a.s.authorize(r), csrf, a.s.wrap(h))
 	a.group.Handle(r.Method, r.Path, chain...)
+	if a.v1 != nil {
+		a.v1.Handle(r.Method, r.Path, chain...)
+	}
 	r.Path = "/api" + r.Path
 	a.list = append(a.list, r)
 }

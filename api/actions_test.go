@@ -153,6 +153,12 @@ func TestApprovalFlow(t *testing.T) {
 	if low.errCode() != "insufficient_approval_level" || det["required_level"] != "senior" || det["your_level"] != "analyst" {
 		t.Fatalf("analyst approving senior action: %s", low.Raw)
 	}
+	viewer := call(t, http.MethodPost, "/api/actions/"+id+"/approve", keyFor(t, store.RoleViewer), nil)
+	expectStatus(t, viewer, http.StatusForbidden)
+	det = viewer.errDetails()
+	if viewer.errCode() != "insufficient_approval_level" || det["required_level"] != "senior" || det["your_level"] != "viewer" {
+		t.Fatalf("viewer approving: %s", viewer.Raw)
+	}
 	self := call(t, http.MethodPost, "/api/actions/"+id+"/approve", requester, nil)
 	expectStatus(t, self, http.StatusForbidden)
 	if self.errCode() != "self_approval_forbidden" {

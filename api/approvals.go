@@ -26,14 +26,20 @@ func (s *server) pendingForApprover(c *gin.Context) (*store.Action, error) {
 	if err != nil {
 		return nil, orNotFound(err, "action")
 	}
+	me := principal(c).User
+	// A viewer approves nothing, whatever state the action is in.
+	if store.RoleRank(me.Role) < store.RoleRank(store.RoleAnalyst) {
+		level := a.ApprovalLevel
+		if level == "" {
+			level = store.RoleAnalyst
+		}
+		return nil, errInsufficientLevel(level, me.Role)
+	}
 	if a.Status != store.ActionPendingApproval || a.ApprovedBy != "" {
 		return nil, errNotPending(a)
 	}
-	me := principal(c).User
 	if store.RoleRank(me.Role) < store.RoleRank(a.ApprovalLevel) {
-		return nil, &Error{Status: http.StatusForbidden, Code: CodeInsufficientLevel,
-			Message: "your role cannot decide an action that needs " + a.ApprovalLevel + " approval",
-			Details: map[string]any{"required_level": a.ApprovalLevel, "your_level": me.Role}}
+		return nil, errInsufficientLevel(a.ApprovalLevel, me.Role)
 	}
 	if a.RequestedByID == me.ID && !s.selfApprovalAllowed(c) {
 		return nil, newError(http.StatusForbidden, CodeSelfApproval,
@@ -132,4 +138,12 @@ func (s *server) rejectAction(c *gin.Context) (reply, error) {
 	}
 	return ok(gin.H{"id": done.ID, "status": done.Status, "rejected_by": done.RejectedBy,
 		"rejected_at": utcPtr(done.RejectedAt), "rejection_reason": done.RejectionReason}), nil
+}
+
+// errInsufficientLevel is the SPEC's refusal of an approver below the
+// action's required level.
+func errInsufficientLevel(required, yours string) error {
+	return &Error{Status: http.StatusForbidden, Code: CodeInsufficientLevel,
+		Message: "your role cannot decide an action that needs " + required + " approval",
+		Details: map[string]any{"required_level": required, "your_level": yours}}
 }

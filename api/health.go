@@ -90,7 +90,7 @@ func (s *server) health(c *gin.Context) {
 		status = "halted"
 		components["kill_switch"] = "active"
 	}
-	c.JSON(code, gin.H{"status": status, "version": s.opts.Version, "components": components})
+	c.JSON(code, gin.H{"status": status, "version": s.opts.Version, "commit": s.opts.Commit, "components": components})
 }
 
 // connectorHealth reports each response tool connector.

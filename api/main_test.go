@@ -194,6 +194,7 @@ func doRequest(t *testing.T, hc *http.Client, base, method, path, key string, bo
 			t.Fatalf("%s %s: response is not JSON: %s", method, path, raw)
 		}
 	}
+	checkAgainstDocument(t, method, path, out)
 	return out
 }
 

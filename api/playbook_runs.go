@@ -76,19 +76,35 @@ func (s *server) runPlaybook(c *gin.Context) (reply, error) {
 		}
 		return reply{}, err
 	}
-	me := principal(c).User
-	e, err := s.launcher.StartPlaybook(c, dispatch.PlaybookRequest{Playbook: p, Incident: inc, Variables: req.Variables,
-		TriggeredBy: me.Username, TriggeredByID: me.ID})
-	switch {
-	case errors.Is(err, dispatch.ErrPlaybookDisabled):
-		return reply{}, newError(http.StatusConflict, CodePlaybookDisabled, "this playbook is disabled")
-	case errors.Is(err, dispatch.ErrEngineUnavailable):
-		return reply{}, newError(http.StatusServiceUnavailable, CodeUnavailable, "the workflow engine is unreachable; try again shortly")
-	case err != nil:
+	done, err := s.startRun(c, p, inc, req.Variables)
+	if err != nil {
 		return reply{}, err
 	}
 	setAuditTarget(c, p.ID)
-	setAuditDetails(c, map[string]any{"execution_id": e.ID, "incident_id": inc.ID, "version": e.Version})
+	setAuditDetails(c, map[string]any{"execution_id": done.ID, "incident_id": inc.ID, "version": done.Version})
+	v := executionViewOf(done, true)
+	v.Verdict = verdictOf(inc.ID, s, c)
+	if done.Status == store.ExecutionRunning {
+		return accepted(v), nil
+	}
+	return created(v), nil
+}
+
+// startRun starts a run of the playbook's current version on an incident
+// and waits up to ActionWait for it to end; the execution it returns is
+// still running when the wait ran out.
+func (s *server) startRun(c *gin.Context, p *store.Playbook, inc *store.Incident, vars map[string]any) (*store.PlaybookExecution, error) {
+	me := principal(c).User
+	e, err := s.launcher.StartPlaybook(c, dispatch.PlaybookRequest{Playbook: p, Incident: inc, Variables: vars,
+		TriggeredBy: me.Username, TriggeredByID: me.ID})
+	switch {
+	case errors.Is(err, dispatch.ErrPlaybookDisabled):
+		return nil, newError(http.StatusConflict, CodePlaybookDisabled, "this playbook is disabled")
+	case errors.Is(err, dispatch.ErrEngineUnavailable):
+		return nil, newError(http.StatusServiceUnavailable, CodeUnavailable, "the workflow engine is unreachable; try again shortly")
+	case err != nil:
+		return nil, err
+	}
 	// Poll without the step records, which a long run's checkpoints make
 	// large; read them once the wait is over.
 	_, err = waitFor(c, s.opts.ActionWait,
@@ -97,18 +113,9 @@ func (s *server) runPlaybook(c *gin.Context) (reply, error) {
 		},
 		func(e *store.PlaybookExecution) bool { return e.Status != store.ExecutionRunning })
 	if err != nil {
-		return reply{}, err
+		return nil, err
 	}
-	done, err := s.store.GetExecution(c, e.ID)
-	if err != nil {
-		return reply{}, err
-	}
-	v := executionViewOf(done, true)
-	v.Verdict = verdictOf(inc.ID, s, c)
-	if done.Status == store.ExecutionRunning {
-		return accepted(v), nil
-	}
-	return created(v), nil
+	return s.store.GetExecution(c, e.ID)
 }
 
 func verdictOf(incidentID string, s *server, ctx context.Context) map[string]any {

@@ -38,6 +38,8 @@ type Options struct {
 	Settings *settings.Service
 	Log      *slog.Logger
 	Version  string
+	// Commit is the VCS revision of the build, reported by /health.
+	Commit string
 	// MaxBodyBytes bounds every request body (413 beyond it).
 	MaxBodyBytes int64
 	// TriageWait is how long a triage request waits for the verdict before
@@ -166,7 +168,8 @@ func NewRouter(opts Options) *Router {
 	r.POST("/login", s.wrap(s.login))
 	r.POST("/logout", s.identify, s.auditRequest("auth.logout"), s.checkCSRF, s.wrap(s.logout))
 
-	a := &routes{s: s, group: r.Group("/api", s.identify)}
+	// Every /api route answers under /api/v1 too (SPEC "Versioning").
+	a := &routes{s: s, group: r.Group("/api", s.identify), v1: r.Group("/api/v1", s.identify)}
 	const (
 		viewer, analyst, manager, admin = store.RoleViewer, store.RoleAnalyst, store.RoleManager, store.RoleAdmin
 		get, post, put, del             = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete
@@ -203,6 +206,7 @@ func NewRouter(opts Options) *Router {
 
 	// Webhook sources; the intake itself is signed, not authenticated.
 	r.POST("/api/webhooks/:source", s.wrap(s.receiveWebhook))
+	r.POST("/api/v1/webhooks/:source", s.wrap(s.receiveWebhook))
 	a.handle(Route{get, "/webhooks", manager, ScopeRead, LimitRead, ""}, s.listWebhooks)
 	a.handle(Route{post, "/webhooks", manager, ScopeAdmin, LimitWrite, "webhook.register"}, s.registerWebhook)
 	a.handle(Route{get, "/webhooks/:source", manager, ScopeRead, LimitRead, ""}, s.getWebhook)
@@ -237,7 +241,9 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{post, "/actions/execute", analyst, ScopeActionsExecute, LimitWrite, "action.request"}, s.executeAction)
 	a.handle(Route{get, "/actions/:id", viewer, ScopeRead, LimitRead, ""}, s.getAction)
 	a.handle(Route{get, "/actions/:id/scan", viewer, ScopeRead, LimitRead, ""}, s.scanResults)
-	a.handle(Route{post, "/actions/:id/approve", analyst, ScopeActionsApprove, LimitWrite, "action.approve"}, s.approveAction)
+	// Every role reaches approve, so a viewer hears insufficient_approval_level
+	// with the action's level (SPEC); the handler decides by level.
+	a.handle(Route{post, "/actions/:id/approve", viewer, ScopeActionsApprove, LimitWrite, "action.approve"}, s.approveAction)
 	a.handle(Route{post, "/actions/:id/reject", analyst, ScopeActionsApprove, LimitWrite, "action.reject"}, s.rejectAction)
 	a.handle(Route{post, "/actions/:id/rollback", analyst, ScopeActionsExecute, LimitWrite, "action.rollback"}, s.rollbackAction)
 	a.handle(Route{post, "/incidents/:id/actions", analyst, ScopeActionsExecute, LimitWrite, "action.request"}, s.requestIncidentAction)
@@ -250,7 +256,12 @@ func NewRouter(opts Options) *Router {
 	if opts.PayloadCodec != nil {
 		a.registerCodec()
 	}
-	return &Router{Engine: r, Access: a.list, ConnState: s.metrics.connState}
+
+	rt := &Router{Engine: r, Access: a.list, ConnState: s.metrics.connState}
+	doc := &openAPIDoc{}
+	r.GET(OpenAPIPath, doc.handler(rt, opts.Version))
+	r.GET("/api/v1/openapi.json", doc.handler(rt, opts.Version))
+	return rt
 }
 
 // limitBody caps every request body; reading past the cap fails with

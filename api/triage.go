@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -88,12 +87,12 @@ func (s *server) triageIncident(c *gin.Context) (reply, error) {
 	if err := decodeJSON(c, &req, true); err != nil {
 		return reply{}, err
 	}
-	if req.Playbook != nil && *req.Playbook != "" {
-		return reply{}, validationError(map[string]string{"playbook": fmt.Sprintf("unknown playbook %q", *req.Playbook)})
-	}
 	inc, err := s.store.GetIncident(c, c.Param("id"))
 	if err != nil {
 		return reply{}, orNotFound(err, incidentNotFound)
+	}
+	if req.Playbook != nil && *req.Playbook != "" {
+		return s.triageThroughPlaybook(c, inc, *req.Playbook)
 	}
 	t, started, err := s.launcher.BeginTriage(c, dispatch.TriageRequest{
 		Incident: inc, Force: req.Force, RequestedBy: principal(c).User.Username,

@@ -135,6 +135,9 @@ func TestTriageErrors(t *testing.T) {
 	}
 	r = call(t, http.MethodPost, "/api/incidents/"+inc["id"].(string)+"/triage", key, map[string]any{"playbook": "nope"})
 	expectStatus(t, r, http.StatusUnprocessableEntity)
+	if _, ok := r.errDetails()["playbook"]; !ok {
+		t.Fatalf("details do not name playbook: %s", r.Raw)
+	}
 	r = call(t, http.MethodPost, "/api/incidents/"+inc["id"].(string)+"/triage", keyFor(t, "viewer"), nil)
 	expectStatus(t, r, http.StatusForbidden)
 }
@@ -166,4 +169,47 @@ func TestOrphanedRunningTriageIsReplaced(t *testing.T) {
 	if err != nil || old.Status != store.TriageFailed {
 		t.Fatalf("orphan record left %v (%v)", old.Status, err)
 	}
+}
+
+// TestTriageThroughAPlaybook: the body's playbook runs triage through that
+// playbook, named or by id; a key that may not execute actions is refused.
+func TestTriageThroughAPlaybook(t *testing.T) {
+	key := keyFor(t, "analyst")
+	inc := createIncident(t, key, map[string]any{"incident_type": "phishing", "source": "mail-gateway", "severity": "medium",
+		"raw_data": map[string]any{"sender": "billing@paypa1-secure.example", "subject": "Your account is locked"}})
+	id := inc["id"].(string)
+
+	narrow := scopedKey(t, "analyst", []string{"read", "write"})
+	r := call(t, http.MethodPost, "/api/incidents/"+id+"/triage", narrow, map[string]any{"playbook": "Phishing triage"})
+	if r.Status != http.StatusForbidden || r.errCode() != "insufficient_scope" {
+		t.Fatalf("key without actions:execute: %d %s", r.Status, r.Raw)
+	}
+
+	r = call(t, http.MethodPost, "/api/incidents/"+id+"/triage", key, map[string]any{"playbook": "phishing TRIAGE"})
+	if r.Status != http.StatusOK && r.Status != http.StatusAccepted {
+		t.Fatalf("triage through a playbook: %d %s", r.Status, r.Raw)
+	}
+	d := r.data()
+	if d["playbook"] != "Phishing triage" || d["execution_id"] == "" || d["triage_id"] != d["execution_id"] || d["incident_id"] != id {
+		t.Fatalf("answer: %s", r.Raw)
+	}
+	runs := call(t, http.MethodGet, "/api/playbooks/"+d["playbook_id"].(string)+"/executions", key, nil)
+	expectStatus(t, runs, http.StatusOK)
+	if !containsExecution(runs.Body["data"].([]any), d["execution_id"].(string)) {
+		t.Fatalf("the run is not among the playbook's executions: %s", runs.Raw)
+	}
+	// By id as well.
+	r = call(t, http.MethodPost, "/api/incidents/"+id+"/triage", key, map[string]any{"playbook": d["playbook_id"]})
+	if r.Status != http.StatusOK && r.Status != http.StatusAccepted || r.data()["playbook"] != "Phishing triage" {
+		t.Fatalf("triage through a playbook by id: %d %s", r.Status, r.Raw)
+	}
+}
+
+func containsExecution(list []any, id string) bool {
+	for _, e := range list {
+		if m, ok := e.(map[string]any); ok && m["execution_id"] == id {
+			return true
+		}
+	}
+	return false
 }

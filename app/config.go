@@ -162,3 +162,29 @@ func splitList(v string) []string {
 	}
 	return out
 }
+
+// CheckDatabaseURL refuses a DATABASE_URL that is neither a PostgreSQL URL
+// nor a SQLite file path, rather than creating a file named after it.
+func CheckDatabaseURL(u string) error {
+	switch {
+	case u == "", strings.HasPrefix(u, "postgres://"), strings.HasPrefix(u, "postgresql://"),
+		strings.HasPrefix(u, "file:"):
+		return nil
+	}
+	if scheme, _, ok := strings.Cut(u, ":"); ok && len(scheme) > 1 && isScheme(scheme) {
+		return fmt.Errorf("DATABASE_URL must be a postgres:// URL or a SQLite file path, not a %s: URL", scheme)
+	}
+	return nil
+}
+
+// isScheme reports whether s looks like a URL scheme (RFC 3986: a letter,
+// then letters, digits, +, - or .).
+func isScheme(s string) bool {
+	for i, r := range s {
+		letter := (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+		if !letter && (i == 0 || !strings.ContainsRune("0123456789+-.", r)) {
+			return false
+		}
+	}
+	return true
+}

@@ -33,9 +33,6 @@ import (
 	"github.com/vigil-soc/vigil/workflows"
 )
 
-// Version is the running build's version, set at link time.
-var Version = "0.1.0-dev"
-
 // Mode selects which parts of Vigil a process runs.
 type Mode string
 
@@ -48,6 +45,9 @@ const (
 
 // OpenStore opens the database and applies pending migrations when asked.
 func OpenStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store, error) {
+	if err := CheckDatabaseURL(cfg.DatabaseURL); err != nil {
+		return nil, err
+	}
 	st, err := store.Open(ctx, cfg.DatabaseURL, log)
 	if err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	// Temporal SDK's series and the worker's metrics in serve mode.
 	reg := prometheus.NewRegistry()
 	opts := api.Options{
-		Store: st, Temporal: tc, Log: log, Version: Version,
+		Store: st, Temporal: tc, Log: log, Version: Version, Commit: Commit,
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
 		Connectors: NewConnectors(st), Secrets: box, Dispatcher: dispatcher,
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,

@@ -1,21 +1,19 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/vigil-soc/vigil/app"
 	"github.com/vigil-soc/vigil/secrets"
 )
 
-const secretsUsage = `usage: VIGIL_SECRET_KEY=NEW vigil secrets rotate (--old-key-file FILE | --old-key-stdin) [--dry-run]
-
-Re-seals every stored secret (webhook source secrets, the LLM API key and
+const secretsUsage = `Re-seals every stored secret (webhook source secrets, the LLM API key and
 any other sealed credential) from the old key to the new VIGIL_SECRET_KEY,
 in one database transaction. The old key is read from a file, from stdin,
 or from VIGIL_OLD_SECRET_KEY, exactly one of them; never from an argument,
@@ -34,19 +32,30 @@ destroy the old key.`
 // path should not make the command read a large file into memory.
 const oldKeyFileMax = 4096
 
-func runSecrets(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "rotate" {
-		fmt.Fprintln(os.Stderr, secretsUsage)
-		return errors.New("usage: vigil secrets rotate (--old-key-file FILE | --old-key-stdin) [--dry-run]")
-	}
+// secretsCommand groups the secret-key maintenance commands.
+func secretsCommand() *cobra.Command {
 	var oldKeyFile string
 	var oldKeyStdin, dryRun bool
-	cfg, _, err := parseConfig("secrets rotate", args[1:], func(fs *flag.FlagSet) {
-		fs.StringVar(&oldKeyFile, "old-key-file", "", "read the old key from this file")
-		fs.BoolVar(&oldKeyStdin, "old-key-stdin", false, "read the old key from stdin")
-		fs.BoolVar(&dryRun, "dry-run", false, "check every secret opens with the old key, change nothing")
-		fs.Usage = func() { fmt.Fprintln(fs.Output(), secretsUsage+"\n\nFlags:"); fs.PrintDefaults() }
-	})
+	rotate := &cobra.Command{
+		Use:     "rotate (--old-key-file FILE | --old-key-stdin) [--dry-run]",
+		Short:   "re-seal stored secrets under a new VIGIL_SECRET_KEY",
+		Long:    secretsUsage,
+		Example: "  VIGIL_SECRET_KEY=NEW vigil secrets rotate --old-key-file /run/secrets/old-key",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return rotateSecrets(cmd, oldKeyFile, oldKeyStdin, dryRun)
+		},
+	}
+	f := rotate.Flags()
+	f.StringVar(&oldKeyFile, "old-key-file", "", "read the old key from this file")
+	f.BoolVar(&oldKeyStdin, "old-key-stdin", false, "read the old key from stdin")
+	f.BoolVar(&dryRun, "dry-run", false, "check every secret opens with the old key, change nothing")
+	return groupCommand("secrets", "maintain the key that seals stored secrets", rotate)
+}
+
+// rotateSecrets re-seals every stored secret from the old key to the new.
+func rotateSecrets(cmd *cobra.Command, oldKeyFile string, oldKeyStdin, dryRun bool) error {
+	cfg, err := loadConfig(cmd)
 	if err != nil {
 		return err
 	}
@@ -69,12 +78,17 @@ func runSecrets(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := openAdminStore(ctx, cfg)
+	cfg.AutoMigrate = true
+	log, err := cfg.NewLogger()
+	if err != nil {
+		return err
+	}
+	st, err := app.OpenStore(cmd.Context(), cfg, log)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	counts, err := st.ResealSecrets(ctx, rotation.Reseal, dryRun)
+	counts, err := st.ResealSecrets(cmd.Context(), rotation.Reseal, dryRun)
 	if err != nil {
 		return fmt.Errorf("%w; nothing was changed", err)
 	}

@@ -100,7 +100,7 @@ func TestSecretsRotateReSealsEverySecretOnce(t *testing.T) {
 		{"old key twice", cliOldKey, []string{"secrets", "rotate", "--old-key-file", oldFile}, "exactly once"},
 		{"wrong old key", "cli rotation wrong key 0123456789", []string{"secrets", "rotate"}, `source="crowdstrike"`},
 		{"same key", cliNewKey, []string{"secrets", "rotate"}, "same key"},
-		{"old key as an argument", "", []string{"secrets", "rotate", "--old-key", cliOldKey}, "not defined"},
+		{"old key as an argument", "", []string{"secrets", "rotate", "--old-key", cliOldKey}, "unknown flag"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv(secrets.OldEnvVar, tc.env)

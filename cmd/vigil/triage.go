@@ -3,48 +3,40 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"os"
+
+	"github.com/spf13/cobra"
 
 	"github.com/vigil-soc/vigil/triage"
 	"github.com/vigil-soc/vigil/triage/eval"
 )
 
-const triageUsage = "usage: vigil triage eval DIR [--json] [--verbose]"
-
-// runTriage dispatches the triage subcommands; eval is the only one.
-func runTriage(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "eval" {
-		return errors.New(triageUsage)
+// triageCommand groups the offline triage tools.
+func triageCommand() *cobra.Command {
+	var asJSON, verbose bool
+	eval := &cobra.Command{
+		Use:   "eval DIR",
+		Short: "score the built-in analyzer on labelled cases (exit 1 on load errors)",
+		Long: `Score the built-in analyzer on a directory of labelled cases, offline, with
+the simulated threat intelligence the service uses when no subscription is
+configured. The JSON report always lists the wrong cases.`,
+		Args: cobra.ExactArgs(1),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return nil, cobra.ShellCompDirectiveFilterDirs
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTriageEval(cmd.Context(), args[0], asJSON, verbose)
+		},
 	}
-	return runTriageEval(ctx, args[1:])
+	eval.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	eval.Flags().BoolVar(&verbose, "verbose", false, "list every wrong case with the analyzer's reasoning")
+	return groupCommand("triage", "evaluate the built-in analyzer", eval)
 }
 
-// runTriageEval scores the built-in analyzer on a directory of labelled
-// cases, offline, with the simulated threat intelligence the service uses
-// when no subscription is configured. Flags may come before or after DIR;
-// the JSON report always lists the wrong cases.
-func runTriageEval(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("triage eval", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	verbose := fs.Bool("verbose", false, "list every wrong case with the analyzer's reasoning")
-	var dirs []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		dirs = append(dirs, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	if len(dirs) != 1 {
-		return errors.New(triageUsage)
-	}
-	cases, err := eval.Load(dirs[0])
+// runTriageEval scores the analyzer on the cases under dir.
+func runTriageEval(ctx context.Context, dir string, asJSON, verbose bool) error {
+	cases, err := eval.Load(dir)
 	if err != nil {
 		return fmt.Errorf("load cases: %w", err)
 	}
@@ -52,10 +44,10 @@ func runTriageEval(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	return rep.WriteText(os.Stdout, *verbose)
+	return rep.WriteText(os.Stdout, verbose)
 }
