@@ -38,7 +38,7 @@ func deliver(t *testing.T, source, secret, body string, at time.Time) response {
 
 const edrAlert = `{"metadata":{"eventType":"DetectionSummaryEvent","eventCreationTime":1763712000000},
  "event":{"DetectId":"ldt:%s","Severity":4,"HostnameField":"fin-ws-042","DetectName":"Ransomware.Conti",
- "CommandLine":"vssadmin delete shadows /all /quiet","SHA256String":"275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f"}}`
+ "CommandLine":"vssadmin delete shadows /all /quiet","SHA256String":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}}`
 
 func TestWebhookSourceRegistration(t *testing.T) {
 	name := "src-" + randomSuffix()
