@@ -155,12 +155,13 @@ func (d *Dispatcher) createIncident(ctx context.Context, it *store.IntakeItem) (
 	return inc.ID, nil
 }
 
-// DedupWindow reads the deduplication window from the general setting.
+// DedupWindow reads the deduplication window from the general setting,
+// cached for settings.GeneralCacheTTL since every alert asks.
 func DedupWindow(ctx context.Context, svc *settings.Service) time.Duration {
 	if svc == nil {
 		return 10 * time.Minute
 	}
-	g, err := svc.General(ctx)
+	g, err := svc.CachedGeneral(ctx)
 	if err != nil {
 		return 10 * time.Minute
 	}
