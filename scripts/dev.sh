@@ -35,6 +35,7 @@ trap stop INT TERM EXIT
   --dynamic-config-value history.transferProcessorMaxPollRPS=1000 \
   --dynamic-config-value matching.numTaskqueueReadPartitions=1 \
   --dynamic-config-value matching.numTaskqueueWritePartitions=1 \
+  --dynamic-config-value system.enableActivityEagerExecution=true \
   --log-level warn \
   "${sa_args[@]}" > ./data/temporal.log 2>&1 &
 temporal_pid=$!

@@ -19,6 +19,16 @@ import (
 	"github.com/vigil-soc/vigil/internal/testenv"
 )
 
+// Goals the ratios are held to (see bench/README.md).
+const (
+	// approvalGoal bounds approve → completed p99 against the bare
+	// signal → completed p99.
+	approvalGoal = 1.5
+	// playbookGoal bounds a playbook step against a bare sequential
+	// activity.
+	playbookGoal = 1.5
+)
+
 func main() {
 	n := flag.Int("n", 100, "operations per measurement")
 	c := flag.Int("c", 8, "concurrency for throughput measurements")
@@ -61,31 +71,31 @@ func run(n, c int, steps string, rounds int, playbooksOnly bool) error {
 
 // workflowPaths measures approvals and actions beside their baselines.
 func workflowPaths(ctx context.Context, h *harness, tc client.Client, n, c int) error {
-	var rows []row
-	base, err := bareSignalRoundTrip(ctx, tc, n)
+	signal, stopBare, err := bareSignalRoundTrip(ctx, tc, n)
 	if err != nil {
 		return err
 	}
-	rows = append(rows, base)
-	appr, err := h.approvalLatency(ctx, n)
+	approve, err := h.approvalLatency(n)
+	if err != nil {
+		stopBare()
+		return err
+	}
+	appr, err := measurePair(n, "bare signal → waiting workflow completed", signal, "approve → action completed (API)", approve)
+	stopBare()
 	if err != nil {
 		return err
 	}
-	appr.baseline = &base
-	rows = append(rows, appr)
-
 	one, err := bareWorkflowWithActivity(ctx, tc, n, c)
 	if err != nil {
 		return err
 	}
-	rows = append(rows, one)
 	auto, err := h.actionThroughput(ctx, n, c)
 	if err != nil {
 		return err
 	}
 	auto.baseline = &one
-	rows = append(rows, auto)
-	printRows(rows)
+	verdicts := []verdict{latencyVerdict(appr, approvalGoal), throughputVerdict(auto, 0)}
 
+	printVerdicts(verdicts)
 	return nil
 }
