@@ -144,17 +144,21 @@ func (s *Store) CreateIncidentsFromAlerts(ctx context.Context, batch []AlertInci
 		return out
 	}
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		for i, a := range batch {
-			inc, dup, err := s.incidentFromAlertTx(tx, a)
-			if errors.Is(err, ErrReplay) {
-				out[i] = AlertOutcome{Err: fmt.Errorf("create incident from alert: %w", err)}
-				continue
+		for _, a := range batch {
+			if a.IntakeID != "" {
+				return errBatchOrder
 			}
-			if err != nil {
-				return err
-			}
-			out[i] = AlertOutcome{Incident: inc, Deduplicated: dup}
 		}
+		res, err := s.createAlertBatchTx(tx, batch)
+		if err != nil {
+			return err
+		}
+		for i := range res {
+			if res[i].Err != nil {
+				res[i].Err = fmt.Errorf("create incident from alert: %w", res[i].Err)
+			}
+		}
+		copy(out, res)
 		return nil
 	})
 	if err == nil {

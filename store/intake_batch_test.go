@@ -58,6 +58,14 @@ func TestAlertBatchKeepsReplayAndDedupExact(t *testing.T) {
 			t.Fatalf("incident of alert %d not stored: %v", i, err)
 		}
 	}
+	// Two alerts joining an incident made before their batch count in order.
+	twice := st.CreateIncidentsFromAlerts(ctx, []store.AlertIncident{alert("sig-o1", "a-old"), alert("sig-o2", "a-old")})
+	if twice[0].Err != nil || twice[1].Err != nil || !twice[0].Deduplicated || twice[0].Incident.Occurrences != 2 || twice[1].Incident.Occurrences != 3 {
+		t.Fatalf("two joins of an earlier incident: %+v", twice)
+	}
+	if inc, err := st.GetIncident(ctx, twice[0].Incident.ID); err != nil || inc.Occurrences != 3 {
+		t.Fatalf("stored occurrences after two joins: %+v %v", inc, err)
+	}
 	// The refused alerts left nothing behind: their upstream ids made no incident.
 	for _, id := range []string{"a-2", "a-5"} {
 		again := st.CreateIncidentsFromAlerts(ctx, []store.AlertIncident{alert("sig-new-"+id, id), alert("sig-new2-"+id, id)})

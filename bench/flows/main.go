@@ -35,13 +35,14 @@ func main() {
 	steps := flag.String("steps", "10,100,1000", "playbook lengths to run")
 	rounds := flag.Int("rounds", 1, "rounds of the playbook measurement; the table of medians follows")
 	playbooksOnly := flag.Bool("playbooks-only", false, "measure only playbook run time")
+	approvalsOnly := flag.Bool("approvals-only", false, "measure only approve → completed beside the bare signal")
 	flag.Parse()
-	if err := run(*n, *c, *steps, *rounds, *playbooksOnly); err != nil {
+	if err := run(*n, *c, *steps, *rounds, *playbooksOnly, *approvalsOnly); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(n, c int, steps string, rounds int, playbooksOnly bool) error {
+func run(n, c int, steps string, rounds int, playbooksOnly, approvalsOnly bool) error {
 	ctx := context.Background()
 	tmp, err := testenv.StartTemporal(ctx)
 	if err != nil {
@@ -61,6 +62,14 @@ func run(n, c int, steps string, rounds int, playbooksOnly bool) error {
 
 	fmt.Printf("# Vigil workflow paths, %s, %d CPUs, %s/%s, %s, store %s\n\n",
 		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), h.store.Dialect())
+	if approvalsOnly {
+		appr, err := approvalPair(ctx, h, tmp.Client, n)
+		if err != nil {
+			return err
+		}
+		printVerdicts([]verdict{latencyVerdict(appr, approvalGoal)})
+		return nil
+	}
 	if !playbooksOnly {
 		if err := workflowPaths(ctx, h, tmp.Client, n, c); err != nil {
 			return err
@@ -69,19 +78,24 @@ func run(n, c int, steps string, rounds int, playbooksOnly bool) error {
 	return playbookRounds(ctx, h, tmp.Client, parseList(steps), rounds)
 }
 
-// workflowPaths measures approvals and actions beside their baselines.
-func workflowPaths(ctx context.Context, h *harness, tc client.Client, n, c int) error {
+// approvalPair measures approve → completed beside the bare signal round
+// trip, interleaved in the same run.
+func approvalPair(ctx context.Context, h *harness, tc client.Client, n int) (row, error) {
 	signal, stopBare, err := bareSignalRoundTrip(ctx, tc, n)
 	if err != nil {
-		return err
+		return row{}, err
 	}
+	defer stopBare()
 	approve, err := h.approvalLatency(n)
 	if err != nil {
-		stopBare()
-		return err
+		return row{}, err
 	}
-	appr, err := measurePair(n, "bare signal → waiting workflow completed", signal, "approve → action completed (API)", approve)
-	stopBare()
+	return measurePair(n, "bare signal → waiting workflow completed", signal, "approve → action completed (API)", approve)
+}
+
+// workflowPaths measures approvals and actions beside their baselines.
+func workflowPaths(ctx context.Context, h *harness, tc client.Client, n, c int) error {
+	appr, err := approvalPair(ctx, h, tc, n)
 	if err != nil {
 		return err
 	}

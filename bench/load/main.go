@@ -169,18 +169,23 @@ func run(args []string) error {
 	}
 	defer tmp.Stop()
 
-	tr, err := measureTemporal(ctx, cfg, tmp.Client)
-	if err != nil {
-		return err
-	}
-	temporal := section{Title: "Temporal (one dev server for the whole run)"}
-	temporal.add(result{ID: "5a", Name: "Baseline: bare ExecuteWorkflow, no worker", Stats: tr.BareStart})
-	temporal.add(result{ID: "5b", Name: "Baseline: workflow + one activity, start and wait", Stats: tr.RoundTrip})
-	sections := []section{temporal}
-	var problems []string
-	for _, s := range temporal.Results {
-		if s.Stats.Failures > 0 {
-			problems = append(problems, fmt.Sprintf("temporal %s: %d failed: %v", s.Name, s.Stats.Failures, s.Stats.FirstErr))
+	var (
+		tr       temporalResults
+		sections []section
+		problems []string
+	)
+	if cfg.Only == "" {
+		if tr, err = measureTemporal(ctx, cfg, tmp.Client); err != nil {
+			return err
+		}
+		temporal := section{Title: "Temporal (one dev server for the whole run)"}
+		temporal.add(result{ID: "5a", Name: "Baseline: bare ExecuteWorkflow, no worker", Stats: tr.BareStart})
+		temporal.add(result{ID: "5b", Name: "Baseline: workflow + one activity, start and wait", Stats: tr.RoundTrip})
+		sections = append(sections, temporal)
+		for _, s := range temporal.Results {
+			if s.Stats.Failures > 0 {
+				problems = append(problems, fmt.Sprintf("temporal %s: %d failed: %v", s.Name, s.Stats.Failures, s.Stats.FirstErr))
+			}
 		}
 	}
 

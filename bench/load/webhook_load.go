@@ -13,7 +13,7 @@ import (
 
 // Intake measurement: signed alerts on a source without auto triage.
 const (
-	benchSource = "bench-alerts"
+	benchSource = "generic" // takes the simple {title, severity, ...} shape
 	benchSecret = "bench-webhook-secret-0123456789"
 	// intakeGoalRate and intakeGoalP99 are the intake's goal at -intake-c.
 	intakeGoalRate = 2000.0
