@@ -23,8 +23,13 @@ const alertBatchTimeout = 30 * time.Second
 type groupCommit struct {
 	mu      sync.Mutex
 	pending []*pendingAlert
-	running bool
+	running int // committers at work
 }
+
+// maxCommitters is how many batches may be in flight at once: while one
+// commits, the next does its replay records and look-ups, then queues on
+// the counter row the first holds until its commit.
+const maxCommitters = 2
 
 type pendingAlert struct {
 	alert store.AlertIncident
@@ -40,8 +45,8 @@ func (s *server) createFromAlert(a store.AlertIncident) store.AlertOutcome {
 	p := &pendingAlert{alert: a, done: make(chan struct{})}
 	g.mu.Lock()
 	g.pending = append(g.pending, p)
-	if !g.running {
-		g.running = true
+	if g.running < maxCommitters {
+		g.running++
 		go s.commitBatches()
 	}
 	g.mu.Unlock()
@@ -57,7 +62,7 @@ func (s *server) commitBatches() {
 		g.mu.Lock()
 		n := min(len(g.pending), maxAlertBatch)
 		if n == 0 {
-			g.running = false
+			g.running--
 			g.mu.Unlock()
 			return
 		}

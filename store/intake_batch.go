@@ -62,6 +62,9 @@ func (b *alertBatch) rememberReplays() error {
 	if len(rows) == 0 {
 		return nil
 	}
+	// One order for every batch, so two batches never wait on each
+	// other's signatures crosswise.
+	slices.SortFunc(rows, func(a, b webhookReplay) int { return strings.Compare(a.SignatureHash, b.SignatureHash) })
 	var sql strings.Builder
 	args := make([]any, 0, 3*len(rows))
 	sql.WriteString("INSERT INTO webhook_replays (signature_hash, source, expires_at) VALUES ")
