@@ -13,6 +13,7 @@ import (
 	"github.com/vigil-soc/vigil/actions"
 	"github.com/vigil-soc/vigil/playbook"
 	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/workflows/workflowid"
 )
 
 // StepRecord is the recorded progress of one playbook step.
@@ -102,7 +103,7 @@ func (a *Activities) recordPlaybookAction(ctx context.Context, req PlaybookActio
 	}
 	id := uuid.NewSHA1(actionNamespace, []byte("playbook/"+req.ExecutionID+"/"+req.Step)).String()
 	act := &store.Action{ID: id, IncidentID: &inc.ID, ActionType: req.ActionType, Parameters: store.NewJSON(params),
-		WorkflowID: "action/" + id}
+		WorkflowID: workflowid.Action(id)}
 	if inline {
 		act.WorkflowID = e.WorkflowID
 	}
@@ -171,7 +172,7 @@ func (a *Activities) CheckpointPlaybookExecution(ctx context.Context, req Checkp
 // approval, to its own Action workflow, which approvers wake. Only the
 // owning run may, and only before the action is claimed.
 func (a *Activities) HandOverPlaybookAction(ctx context.Context, actionID string) error {
-	if act, err := a.Store.GetAction(ctx, actionID); err == nil && act.WorkflowID == "action/"+act.ID {
+	if act, err := a.Store.GetAction(ctx, actionID); err == nil && act.WorkflowID == workflowid.Action(act.ID) {
 		// Handed over by an attempt whose result was lost; this changes
 		// nothing, so it needs no owner.
 		return nil
@@ -180,7 +181,7 @@ func (a *Activities) HandOverPlaybookAction(ctx context.Context, actionID string
 	if err != nil {
 		return err
 	}
-	ok, err := a.Store.HandOverAction(ctx, act.ID, act.WorkflowID, "action/"+act.ID)
+	ok, err := a.Store.HandOverAction(ctx, act.ID, act.WorkflowID, workflowid.Action(act.ID))
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/vigil-soc/vigil/actions"
 	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/workflows/workflowid"
 )
 
 // TriageAgent is who automated triage requests actions as; no person
@@ -69,7 +70,7 @@ func (a *Activities) PrepareRecommendedActions(ctx context.Context, incidentID, 
 		}
 		id := uuid.NewSHA1(actionNamespace, []byte(triageID+"/"+name)).String()
 		act := &store.Action{ID: id, IncidentID: &inc.ID, ActionType: name, Parameters: store.NewJSON(params),
-			RequestedBy: TriageAgent, WorkflowID: "action/" + id}
+			RequestedBy: TriageAgent, WorkflowID: workflowid.Action(id)}
 		if err := a.Store.CreateAction(ctx, act); err != nil && !isConflict(err) {
 			return nil, err
 		}

@@ -10,8 +10,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/vigil-soc/vigil/actions"
@@ -95,16 +93,11 @@ func (s *server) startAction(ctx context.Context, act *store.Action, inc *store.
 	}
 	attrs := []temporal.SearchAttributeUpdate{workflows.SearchActionType.ValueSet(act.ActionType)}
 	if inc != nil {
-		attrs = append(attrs, workflows.SearchIncidentNumber.ValueSet(inc.IncidentNumber),
-			workflows.SearchSeverity.ValueSet(inc.Severity), workflows.SearchIncidentType.ValueSet(inc.IncidentType))
+		attrs = append(attrs, workflows.IncidentAttrs(inc.IncidentNumber, inc.Severity, inc.IncidentType)...)
 	}
 	meta := runview.Action(s.launcher.Links, act, inc, "")
-	_, err := s.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: act.WorkflowID, TaskQueue: workflows.TaskQueue,
-		StaticSummary: meta.Summary, StaticDetails: meta.Details,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		TypedSearchAttributes: temporal.NewSearchAttributes(attrs...),
-	}, workflows.Action, workflows.ActionInput{ActionID: act.ID})
+	err := workflows.Start{ID: act.WorkflowID, Summary: meta.Summary, Details: meta.Details, Attrs: attrs}.
+		Run(ctx, s.temporal, workflows.Action, workflows.ActionInput{ActionID: act.ID})
 	if err != nil {
 		_ = s.store.FailAction(context.WithoutCancel(ctx), act.ID, "could not start workflow: "+err.Error())
 		return newError(http.StatusServiceUnavailable, CodeUnavailable, "the workflow engine is unreachable; try again shortly")

@@ -57,8 +57,8 @@ func (s *server) selfApprovalAllowed(ctx context.Context) bool {
 }
 
 // approveAction claims the approval in the store (exactly one racing
-// approver wins), signals the waiting workflow, and waits a bounded time
-// for the result.
+// approver wins), then wakes the waiting workflow and answers from what it
+// did within a bounded time (see wakeForDecision).
 func (s *server) approveAction(c *gin.Context) (reply, error) {
 	var req approveRequest
 	if err := decodeJSON(c, &req, true); err != nil {
@@ -78,13 +78,16 @@ func (s *server) approveAction(c *gin.Context) (reply, error) {
 		latest, _ := s.store.GetAction(c, a.ID)
 		return reply{}, errNotPending(latest)
 	}
-	err = s.temporal.SignalWorkflow(c, a.WorkflowID, "", workflows.SignalApprove, workflows.ApproveSignal{By: me, Comment: req.Comment})
-	if err != nil {
-		_ = s.store.ReleaseApproval(context.WithoutCancel(c), a.ID, me)
-		return reply{}, newError(http.StatusServiceUnavailable, CodeUnavailable, "the workflow engine is unreachable; the approval was not recorded")
-	}
 	setAuditDetails(c, map[string]any{"action_type": a.ActionType, "approval_level": a.ApprovalLevel})
-	done, err := s.waitAction(c, a.ID, func(a *store.Action) bool { return a.Status != store.ActionPendingApproval })
+	wake := decisionWake{workflows.SignalApprove, workflows.ApproveSignal{By: me, Comment: req.Comment}}
+	done, err := s.wakeForDecision(c, a, wake, func(ctx context.Context) error {
+		err := s.temporal.SignalWorkflow(ctx, a.WorkflowID, "", wake.Name, wake.Arg)
+		if err != nil {
+			_ = s.store.ReleaseApproval(context.WithoutCancel(ctx), a.ID, me)
+			return newError(http.StatusServiceUnavailable, CodeUnavailable, "the workflow engine is unreachable; the approval was not recorded")
+		}
+		return nil
+	})
 	if err != nil {
 		return reply{}, err
 	}
@@ -101,7 +104,7 @@ func (s *server) approveAction(c *gin.Context) (reply, error) {
 }
 
 // rejectAction records the rejection (exactly one racing decider wins)
-// and signals the workflow so it ends.
+// and wakes the workflow so it ends.
 func (s *server) rejectAction(c *gin.Context) (reply, error) {
 	var req rejectRequest
 	if err := decodeJSON(c, &req, false); err != nil {
@@ -125,14 +128,17 @@ func (s *server) rejectAction(c *gin.Context) (reply, error) {
 		latest, _ := s.store.GetAction(c, a.ID)
 		return reply{}, errNotPending(latest)
 	}
-	if err := s.temporal.SignalWorkflow(c, a.WorkflowID, "", workflows.SignalReject, workflows.RejectSignal{By: me, Reason: reason}); err != nil {
-		// The rejection stands in the store; the workflow ends at expiry
-		// or on its next wake without executing, because executing needs
-		// the store's approval.
-		s.log.Warn("reject signal not delivered", "action_id", a.ID, "err", err)
-	}
 	setAuditDetails(c, map[string]any{"action_type": a.ActionType, "reason_length": len(reason)})
-	done, err := s.store.GetAction(c, a.ID)
+	wake := decisionWake{workflows.SignalReject, workflows.RejectSignal{By: me, Reason: reason}}
+	done, err := s.wakeForDecision(c, a, wake, func(ctx context.Context) error {
+		if err := s.temporal.SignalWorkflow(ctx, a.WorkflowID, "", wake.Name, wake.Arg); err != nil {
+			// The rejection stands in the store; the run ends at expiry
+			// or on its next wake without executing, because executing
+			// needs the store's approval.
+			s.log.Warn("reject signal not delivered", "action_id", a.ID, "err", err)
+		}
+		return nil
+	})
 	if err != nil {
 		return reply{}, err
 	}

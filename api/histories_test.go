@@ -67,9 +67,10 @@ func TestRecordBuiltinPlaybookHistories(t *testing.T) {
 	recordForgedSignalHistories(t, dir)
 }
 
-// recordForgedSignalHistories records the paths that raw signals and
-// hand-started workflows take: an action woken by an approve signal with
-// no decision behind it (then really approved), the kill switch woken by
+// recordForgedSignalHistories records the paths that raw signals, raw
+// updates and hand-started workflows take: an action woken by an approve
+// signal or a decide update with no decision behind it (then really
+// approved), the kill switch woken by
 // a deactivation signal the store contradicts, and a playbook run the
 // store does not know.
 func recordForgedSignalHistories(t *testing.T, dir string) {
@@ -82,6 +83,11 @@ func recordForgedSignalHistories(t *testing.T, dir string) {
 	waitSignalHandled(t, wf)
 	expectStatus(t, call(t, http.MethodPost, "/api/actions/"+id+"/approve", keyFor(t, store.RoleSenior), nil), http.StatusOK)
 	writeHistory(t, wf, filepath.Join(dir, "action-forged-approve-then-approved.json"))
+
+	id = pendingIsolation(t)
+	rawDecide(t, id, map[string]any{"By": "admin"})
+	expectStatus(t, call(t, http.MethodPost, "/api/actions/"+id+"/approve", keyFor(t, store.RoleSenior), nil), http.StatusOK)
+	writeHistory(t, workflows.ActionWorkflowID(id), filepath.Join(dir, "action-forged-decide-then-approved.json"))
 
 	manager := keyFor(t, store.RoleManager)
 	setKillSwitch(t, manager, true)

@@ -71,19 +71,26 @@ func (s *server) engineUp(ctx context.Context) bool {
 // The checks run cheapest first, so that an unauthenticated caller costs
 // little: an address with too many failed deliveries is refused outright,
 // then the source must exist and the headers must be well formed before
-// the body is read, the secret decrypted or any HMAC computed.
+// the body is read or any HMAC computed. Sources come from a short-lived
+// cache (see sourceCache); the incidents of concurrent alerts share
+// commits (see groupCommit).
 func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
 	source := c.Param("source")
 	if err := s.webhookThrottled(c); err != nil {
 		return reply{}, s.webhookError("unknown", "throttled", err)
 	}
 	// Label by registered sources only: the path is the sender's to choose.
-	src, err := s.store.GetWebhookSource(c, source)
+	src, secret, err := s.cachedWebhookSource(c, source)
 	if errors.Is(err, store.ErrNotFound) {
 		s.metrics.webhookReceived.WithLabelValues("unknown").Inc()
 		refuseWithoutBody(c)
 		return reply{}, s.deliveryFailed(c, s.webhookError("unknown", "unknown_source",
 			newError(http.StatusNotFound, CodeUnknownSource, "no webhook source named "+strconv.Quote(source)+" is registered")))
+	}
+	var sealed *secretError
+	if errors.As(err, &sealed) {
+		s.log.Error("webhook secret cannot be decrypted; check VIGIL_SECRET_KEY", "source", source, "err", err)
+		return reply{}, s.webhookError(source, "secret", newError(http.StatusServiceUnavailable, CodeUnavailable, "the source's secret cannot be read"))
 	}
 	if err != nil {
 		return reply{}, s.webhookError("unknown", "store", err)
@@ -101,11 +108,6 @@ func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, s.webhookError(source, "read", err)
 	}
-	secret, err := s.opts.Secrets.Open(src.SecretEncrypted, secretContext)
-	if err != nil {
-		s.log.Error("webhook secret cannot be decrypted; check VIGIL_SECRET_KEY", "source", source, "err", err)
-		return reply{}, s.webhookError(source, "secret", newError(http.StatusServiceUnavailable, CodeUnavailable, "the source's secret cannot be read"))
-	}
 	if err := intake.Verify(secret, sig, ts, body, time.Now()); err != nil {
 		return reply{}, s.deliveryFailed(c, s.webhookError(source, "signature", signatureError(err)))
 	}
@@ -122,17 +124,19 @@ func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
 		if err != nil {
 			return reply{}, s.webhookError(source, "replay", replayError(err))
 		}
+		s.alertQueued()
 		s.wakeDispatcher()
 		return reply{status: http.StatusAccepted, raw: true, body: gin.H{
 			"status": "queued", "queue_id": it.ID,
 			"message": "alert stored durably; its incident will be created when capacity returns",
 		}}, nil
 	}
-	inc, dup, err := s.store.CreateIncidentFromAlert(c, withReplay(
+	res := s.createFromAlert(withReplay(
 		dispatch.AlertToIncident(alert, source, dispatch.DedupWindow(c, s.settings), "", src.AutoTriage, src.Playbook), replay))
-	if err != nil {
-		return reply{}, s.webhookError(source, "replay", replayError(err))
+	if res.Err != nil {
+		return reply{}, s.webhookError(source, "replay", replayError(res.Err))
 	}
+	inc, dup := res.Incident, res.Deduplicated
 	s.wakeDispatcher()
 	status := http.StatusCreated
 	if dup {
@@ -156,8 +160,7 @@ func (s *server) shouldQueue(ctx context.Context) bool {
 	if s.intake.inFlight.Load() > int64(s.opts.IntakeMaxInFlight) || !s.engineUp(ctx) {
 		return true
 	}
-	n, err := s.store.IntakeBacklog(ctx, store.IntakeAlert)
-	return err != nil || n > 0
+	return s.alertsWaiting(ctx)
 }
 
 func (s *server) wakeDispatcher() {

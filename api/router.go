@@ -97,6 +97,9 @@ type server struct {
 	connectors    connectors.Set
 	launcher      *dispatch.Launcher
 	intake        intakeState
+	sources       sourceCache
+	backlog       backlogState
+	commits       groupCommit
 	failed        *failedDeliveries
 	probes        probeCache
 	detailed      detailedCache

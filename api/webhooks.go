@@ -103,7 +103,9 @@ func (s *server) registerWebhook(c *gin.Context) (reply, error) {
 		Playbook: strings.TrimSpace(req.Playbook), SeverityMapping: store.NewJSON(mapping),
 		CreatedBy: principal(c).User.Username}
 	_, getErr := s.store.GetWebhookSource(c, source)
-	if err := s.store.PutWebhookSource(c, w); err != nil {
+	err = s.store.PutWebhookSource(c, w)
+	s.forgetWebhookSources()
+	if err != nil {
 		return reply{}, err
 	}
 	saved, err := s.store.GetWebhookSource(c, source)
@@ -139,7 +141,9 @@ func (s *server) getWebhook(c *gin.Context) (reply, error) {
 }
 
 func (s *server) deleteWebhook(c *gin.Context) (reply, error) {
-	if err := s.store.DeleteWebhookSource(c, c.Param("source")); err != nil {
+	err := s.store.DeleteWebhookSource(c, c.Param("source"))
+	s.forgetWebhookSources()
+	if err != nil {
 		return reply{}, orNotFound(err, "webhook source")
 	}
 	setAuditTarget(c, c.Param("source"))

@@ -171,6 +171,7 @@ func NewSecrets(cfg Config) (*secrets.Box, error) {
 func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.Service, box *secrets.Box, tc client.Client, log *slog.Logger) error {
 	launcher := &dispatch.Launcher{Store: st, Temporal: tc, Links: runview.Links{PublicURL: cfg.PublicURL}}
 	dispatcher := dispatch.NewDispatcher(st, launcher, svc, log)
+	dispatcher.IntelCache = intel.NewEnricher(st, intel.NewSimulated(), prometheus.DefaultRegisterer)
 	dispatchCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	dispatchDone := make(chan struct{})
 	go func() { defer close(dispatchDone); dispatcher.Run(dispatchCtx) }()

@@ -29,7 +29,15 @@ type Dispatcher struct {
 	Launcher *Launcher
 	Settings *settings.Service
 	Log      *slog.Logger
-	wake     chan struct{}
+	// IntelCache, when set, has its expired rows purged at every sweep,
+	// so the threat-intelligence cache stays bounded.
+	IntelCache CachePurger
+	wake       chan struct{}
+}
+
+// CachePurger deletes expired cache rows and says how many it deleted.
+type CachePurger interface {
+	PurgeExpired(ctx context.Context) (int64, error)
 }
 
 // NewDispatcher builds a dispatcher.
@@ -46,14 +54,14 @@ func (d *Dispatcher) Wake() {
 	}
 }
 
-// replaySweepInterval is how often accepted webhook signatures whose
-// window has closed are forgotten.
-const replaySweepInterval = time.Minute
+// sweepInterval is how often accepted webhook signatures whose window has
+// closed are forgotten and expired intel cache rows deleted.
+const sweepInterval = time.Minute
 
-// Run processes the queue until ctx ends, and meanwhile forgets webhook
-// signatures that can no longer be replayed.
+// Run processes the queue until ctx ends, and meanwhile sweeps what has
+// expired (see sweep).
 func (d *Dispatcher) Run(ctx context.Context) {
-	sweep := time.NewTicker(replaySweepInterval)
+	sweep := time.NewTicker(sweepInterval)
 	defer sweep.Stop()
 	for {
 		for d.step(ctx) {
@@ -62,12 +70,26 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-sweep.C:
-			if err := d.Store.SweepReplays(ctx); err != nil {
-				d.Log.Warn("sweep webhook replay cache", "err", err)
-			}
+			d.sweep(ctx)
 		case <-d.wake:
 		case <-time.After(pollInterval):
 		}
+	}
+}
+
+// sweep forgets webhook signatures that can no longer be replayed and
+// purges expired intel cache rows.
+func (d *Dispatcher) sweep(ctx context.Context) {
+	if err := d.Store.SweepReplays(ctx); err != nil {
+		d.Log.Warn("sweep webhook replay cache", "err", err)
+	}
+	if d.IntelCache == nil {
+		return
+	}
+	if n, err := d.IntelCache.PurgeExpired(ctx); err != nil {
+		d.Log.Warn("purge intel cache", "err", err)
+	} else if n > 0 {
+		d.Log.Debug("purged expired intel cache rows", "rows", n)
 	}
 }
 
@@ -155,12 +177,13 @@ func (d *Dispatcher) createIncident(ctx context.Context, it *store.IntakeItem) (
 	return inc.ID, nil
 }
 
-// DedupWindow reads the deduplication window from the general setting.
+// DedupWindow reads the deduplication window from the general setting,
+// cached for settings.GeneralCacheTTL since every alert asks.
 func DedupWindow(ctx context.Context, svc *settings.Service) time.Duration {
 	if svc == nil {
 		return 10 * time.Minute
 	}
-	g, err := svc.General(ctx)
+	g, err := svc.CachedGeneral(ctx)
 	if err != nil {
 		return 10 * time.Minute
 	}

@@ -10,10 +10,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/store"
@@ -93,19 +91,10 @@ func (l *Launcher) BeginTriage(ctx context.Context, req TriageRequest) (*store.T
 
 func (l *Launcher) startTriageWorkflow(ctx context.Context, inc *store.Incident, t *store.Triage, req TriageRequest) error {
 	meta := runview.Triage(l.Links, inc, req.RequestedBy, req.Automated)
-	_, err := l.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		StaticSummary: meta.Summary, StaticDetails: meta.Details,
-		ID:                    t.WorkflowID,
-		TaskQueue:             workflows.TaskQueue,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		TypedSearchAttributes: temporal.NewSearchAttributes(
-			workflows.SearchIncidentNumber.ValueSet(inc.IncidentNumber),
-			workflows.SearchSeverity.ValueSet(inc.Severity),
-			workflows.SearchIncidentType.ValueSet(inc.IncidentType),
-		),
-	}, workflows.Triage, workflows.TriageInput{IncidentID: inc.ID, TriageID: t.ID, RequestActions: req.Automated})
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if err != nil && !errors.As(err, &started) {
+	err := workflows.Start{ID: t.WorkflowID, Summary: meta.Summary, Details: meta.Details,
+		Attrs: workflows.IncidentAttrs(inc.IncidentNumber, inc.Severity, inc.IncidentType)}.
+		Run(ctx, l.Temporal, workflows.Triage, workflows.TriageInput{IncidentID: inc.ID, TriageID: t.ID, RequestActions: req.Automated})
+	if err != nil {
 		return fmt.Errorf("%w: %v", ErrEngineUnavailable, err)
 	}
 	return nil

@@ -8,10 +8,6 @@ import (
 	"slices"
 
 	"github.com/google/uuid"
-	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/vigil-soc/vigil/playbook"
 	"github.com/vigil-soc/vigil/runview"
@@ -79,19 +75,11 @@ func (l *Launcher) StartPlaybook(ctx context.Context, req PlaybookRequest) (*sto
 		return nil, err
 	}
 	meta := runview.Playbook(l.Links, e, req.Incident, slices.Sorted(maps.Keys(e.Variables.V)))
-	_, err = l.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: e.WorkflowID, TaskQueue: workflows.TaskQueue,
-		StaticSummary: meta.Summary, StaticDetails: meta.Details,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		TypedSearchAttributes: temporal.NewSearchAttributes(
-			workflows.SearchIncidentNumber.ValueSet(req.Incident.IncidentNumber),
-			workflows.SearchPlaybookName.ValueSet(p.Name),
-			workflows.SearchSeverity.ValueSet(req.Incident.Severity),
-			workflows.SearchIncidentType.ValueSet(req.Incident.IncidentType),
-		),
-	}, workflows.Playbook, workflows.PlaybookInput{ExecutionID: e.ID, IncidentID: req.Incident.ID, Version: e.Version})
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if err != nil && !errors.As(err, &started) {
+	attrs := append(workflows.IncidentAttrs(req.Incident.IncidentNumber, req.Incident.Severity, req.Incident.IncidentType),
+		workflows.SearchPlaybookName.ValueSet(p.Name))
+	err = workflows.Start{ID: e.WorkflowID, Summary: meta.Summary, Details: meta.Details, Attrs: attrs}.
+		Run(ctx, l.Temporal, workflows.Playbook, workflows.PlaybookInput{ExecutionID: e.ID, IncidentID: req.Incident.ID, Version: e.Version})
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrEngineUnavailable, err)
 	}
 	return e, nil

@@ -12,9 +12,9 @@ import (
 
 // Outcomes of a decision, which are also the actions a rule may take.
 const (
-	OutcomeAutoApprove     = "auto_approve"
-	OutcomeRequireApproval = "require_approval"
-	OutcomeDeny            = "deny"
+	OutcomeAutoApprove     = store.DecisionAutoApprove
+	OutcomeRequireApproval = store.DecisionRequireApproval
+	OutcomeDeny            = store.DecisionDeny
 )
 
 // Outcomes lists every outcome.

@@ -6,7 +6,6 @@ package policy
 
 import (
 	"github.com/vigil-soc/vigil/internal/exprbudget"
-	"github.com/vigil-soc/vigil/store"
 )
 
 // Env is everything a rule condition can see. The expr tags are the names
@@ -59,34 +58,4 @@ type RequesterEnv struct {
 	Username string `expr:"username" json:"username"`
 	Role     string `expr:"role" json:"role"`
 	RoleRank int    `expr:"role_rank" json:"role_rank"`
-}
-
-// IncidentEnvOf describes inc for conditions; nil gives the zero value with
-// Present false.
-func IncidentEnvOf(inc *store.Incident) IncidentEnv {
-	if inc == nil {
-		return IncidentEnv{}
-	}
-	ie := IncidentEnv{
-		Present:      true,
-		ID:           inc.ID,
-		Number:       inc.IncidentNumber,
-		Severity:     inc.Severity,
-		SeverityRank: store.SeverityRank(inc.Severity),
-		Type:         inc.IncidentType,
-		Source:       inc.Source,
-	}
-	if v := inc.Verdict.V; v != nil {
-		ie.Verdict = VerdictEnv{Classification: v.Classification, Confidence: v.Confidence, Category: v.Category}
-	}
-	return ie
-}
-
-// RequesterEnvOf describes u for conditions. An unknown role ranks 0, like
-// a viewer, so it never passes a role_rank threshold it should not.
-func RequesterEnvOf(u *store.User) RequesterEnv {
-	if u == nil {
-		return RequesterEnv{}
-	}
-	return RequesterEnv{Username: u.Username, Role: u.Role, RoleRank: max(store.RoleRank(u.Role), 0)}
 }

@@ -40,6 +40,7 @@ trap stop INT TERM EXIT
   --dynamic-config-value history.transferProcessorMaxPollRPS=1000 \
   --dynamic-config-value matching.numTaskqueueReadPartitions=1 \
   --dynamic-config-value matching.numTaskqueueWritePartitions=1 \
+  --dynamic-config-value system.enableActivityEagerExecution=true \
   --ui-codec-endpoint "$codec_endpoint" \
   --log-level warn \
   "${sa_args[@]}" > ./data/temporal.log 2>&1 &

@@ -35,6 +35,8 @@ const (
 type Service struct {
 	st  *store.Store
 	box *secrets.Box
+
+	general generalCache
 }
 
 // NewService returns a Service over st. box may be nil, in which case
@@ -137,6 +139,9 @@ func (s *Service) Put(ctx context.Context, key string, body []byte, actor string
 		}
 	}
 	row, err := s.st.PutSetting(ctx, key, value, actor)
+	if key == KeyGeneral {
+		s.general.forget()
+	}
 	if err != nil {
 		return View{}, err
 	}

@@ -142,7 +142,7 @@ func (s *Store) updateAction(ctx context.Context, id string, from []string, chan
 
 // ActionDecision is the outcome of policy for one action.
 type ActionDecision struct {
-	Outcome       string // auto_approve, require_approval, deny
+	Outcome       string // DecisionAutoApprove, DecisionRequireApproval, DecisionDeny
 	ApprovalLevel string
 	RuleID        string
 	RuleName      string
@@ -157,11 +157,11 @@ func (s *Store) RecordDecision(ctx context.Context, id string, d ActionDecision)
 		"decision": d.Outcome, "policy_rule_id": d.RuleID, "policy_rule_name": d.RuleName, "decision_reason": d.Reason,
 	}
 	switch d.Outcome {
-	case "require_approval":
+	case DecisionRequireApproval:
 		changes["status"] = ActionPendingApproval
 		changes["approval_level"] = d.ApprovalLevel
 		changes["expires_at"] = d.ExpiresAt
-	case "deny":
+	case DecisionDeny:
 		now := Now()
 		changes["status"] = ActionRejected
 		changes["rejected_by"] = "policy:" + d.RuleName

@@ -209,10 +209,17 @@ func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident
 		return nil, 0, err
 	}
 	var rows []Incident
-	err = q.Select(listColumns).
-		Order(order).
-		Limit(f.PerPage).Offset((f.Page - 1) * f.PerPage).
-		Find(&rows).Error
+	offset := (f.Page - 1) * f.PerPage
+	if offset == 0 || f.Search != "" {
+		err = q.Select(listColumns).Order(order).Limit(f.PerPage).Offset(offset).Find(&rows).Error
+	} else {
+		// A deeper page finds its keys first, from the index that matches
+		// the sort (an index-only scan skips the earlier pages without
+		// reading their rows), then reads only its own rows.
+		keys := q.Select("id").Order(order).Limit(f.PerPage).Offset(offset)
+		err = s.db.WithContext(ctx).Model(&Incident{}).Select(listColumns).
+			Where("id IN (?)", keys).Order(order).Find(&rows).Error
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("list incidents: %w", err)
 	}

@@ -114,64 +114,126 @@ type AlertIncident struct {
 // transaction, so an accepted alert never loses its automation.
 func (s *Store) CreateIncidentFromAlert(ctx context.Context, a AlertIncident) (inc *Incident, deduplicated bool, err error) {
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := rememberReplay(tx, a.ExternalSource, a.Replay); err != nil {
-			return err
-		}
-		if a.IntakeID != "" {
-			var done Incident
-			if err := tx.Take(&done, "intake_id = ?", a.IntakeID).Error; err == nil {
-				inc, deduplicated = &done, false
-				return nil
-			}
-		}
-		if a.ExternalID != "" && a.DedupWindow > 0 {
-			if s.dialect == DialectPostgres {
-				// Serialise concurrent arrivals of one upstream alert.
-				if err := tx.Exec("SELECT pg_advisory_xact_lock(hashtext(?))", a.ExternalSource+"\n"+a.ExternalID).Error; err != nil {
-					return err
-				}
-			}
-			var existing Incident
-			err := tx.Where("external_source = ? AND external_id = ? AND created_at > ?",
-				a.ExternalSource, a.ExternalID, Now().Add(-a.DedupWindow)).
-				Order("created_at DESC").Take(&existing).Error
-			if err == nil {
-				now := Now()
-				if err := tx.Model(&Incident{}).Where("id = ?", existing.ID).Updates(map[string]any{
-					"occurrences": gorm.Expr("occurrences + 1"), "last_seen_at": now, "updated_at": now,
-				}).Error; err != nil {
-					return err
-				}
-				existing.Occurrences++
-				existing.LastSeenAt = &now
-				inc, deduplicated = &existing, true
-				return nil
-			}
-			if !errors.Is(err, gorm.ErrRecordNotFound) {
-				return err
-			}
-		}
-		created, err := s.createIncidentTx(tx, a.NewIncident, func(i *Incident) {
-			i.ExternalSource, i.ExternalID, i.IntakeID = a.ExternalSource, a.ExternalID, a.IntakeID
-			now := i.CreatedAt
-			i.LastSeenAt = &now
-		})
-		if err != nil {
-			return err
-		}
-		inc = created
-		switch {
-		case a.QueuePlaybook != "":
-			return tx.Create(newIntakeItem(IntakePlaybook, a.ExternalSource, a.QueuePlaybook, created.ID)).Error
-		case a.QueueTriage:
-			return tx.Create(newIntakeItem(IntakeTriage, a.ExternalSource, "", created.ID)).Error
-		}
-		return nil
+		inc, deduplicated, err = s.incidentFromAlertTx(tx, a)
+		return err
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("create incident from alert: %w", translate(err))
 	}
 	return inc, deduplicated, nil
+}
+
+// AlertOutcome is what became of one alert of a batch.
+type AlertOutcome struct {
+	Incident     *Incident
+	Deduplicated bool
+	Err          error
+}
+
+// CreateIncidentsFromAlerts is CreateIncidentFromAlert for a batch of
+// alerts in one transaction, so they share one commit (group commit):
+// nothing is reported created before the commit returns. An alert whose
+// signature was already accepted gets ErrReplay and the others go on,
+// since the replay check changes nothing when it refuses. Any other error
+// rolls the batch back, and each alert is then retried in a transaction
+// of its own, so one bad alert never fails the others.
+func (s *Store) CreateIncidentsFromAlerts(ctx context.Context, batch []AlertIncident) []AlertOutcome {
+	out := make([]AlertOutcome, len(batch))
+	if len(batch) == 1 {
+		out[0].Incident, out[0].Deduplicated, out[0].Err = s.CreateIncidentFromAlert(ctx, batch[0])
+		return out
+	}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		for _, a := range batch {
+			if a.IntakeID != "" {
+				return errBatchOrder
+			}
+		}
+		res, err := s.createAlertBatchTx(tx, batch)
+		if err != nil {
+			return err
+		}
+		for i := range res {
+			if res[i].Err != nil {
+				res[i].Err = fmt.Errorf("create incident from alert: %w", res[i].Err)
+			}
+		}
+		copy(out, res)
+		return nil
+	})
+	if err == nil {
+		return out
+	}
+	for i, a := range batch {
+		out[i] = AlertOutcome{}
+		out[i].Incident, out[i].Deduplicated, out[i].Err = s.CreateIncidentFromAlert(ctx, a)
+	}
+	return out
+}
+
+// incidentFromAlertTx is one alert's work inside tx. The replay check
+// comes first and writes nothing when it refuses.
+func (s *Store) incidentFromAlertTx(tx *gorm.DB, a AlertIncident) (*Incident, bool, error) {
+	if err := rememberReplay(tx, a.ExternalSource, a.Replay); err != nil {
+		return nil, false, err
+	}
+	if a.IntakeID != "" {
+		var done Incident
+		if err := tx.Take(&done, "intake_id = ?", a.IntakeID).Error; err == nil {
+			return &done, false, nil
+		}
+	}
+	if a.ExternalID != "" && a.DedupWindow > 0 {
+		existing, err := s.joinDuplicate(tx, a)
+		if err != nil || existing != nil {
+			return existing, existing != nil, err
+		}
+	}
+	created, err := s.createIncidentTx(tx, a.NewIncident, func(i *Incident) {
+		i.ExternalSource, i.ExternalID, i.IntakeID = a.ExternalSource, a.ExternalID, a.IntakeID
+		now := i.CreatedAt
+		i.LastSeenAt = &now
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	switch {
+	case a.QueuePlaybook != "":
+		err = tx.Create(newIntakeItem(IntakePlaybook, a.ExternalSource, a.QueuePlaybook, created.ID)).Error
+	case a.QueueTriage:
+		err = tx.Create(newIntakeItem(IntakeTriage, a.ExternalSource, "", created.ID)).Error
+	}
+	return created, false, err
+}
+
+// joinDuplicate counts the alert as another occurrence of the incident
+// its upstream id already has within the dedup window, if there is one.
+func (s *Store) joinDuplicate(tx *gorm.DB, a AlertIncident) (*Incident, error) {
+	if s.dialect == DialectPostgres {
+		// Serialise concurrent arrivals of one upstream alert.
+		if err := tx.Exec("SELECT pg_advisory_xact_lock(hashtext(?))", a.ExternalSource+"\n"+a.ExternalID).Error; err != nil {
+			return nil, err
+		}
+	}
+	var existing Incident
+	err := tx.Where("external_source = ? AND external_id = ? AND created_at > ?",
+		a.ExternalSource, a.ExternalID, Now().Add(-a.DedupWindow)).
+		Order("created_at DESC").Take(&existing).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := Now()
+	if err := tx.Model(&Incident{}).Where("id = ?", existing.ID).Updates(map[string]any{
+		"occurrences": gorm.Expr("occurrences + 1"), "last_seen_at": now, "updated_at": now,
+	}).Error; err != nil {
+		return nil, err
+	}
+	existing.Occurrences++
+	existing.LastSeenAt = &now
+	return &existing, nil
 }
 
 // NextIntake returns the oldest queued item that is due, or ErrNotFound.

@@ -20,7 +20,7 @@ type ActionInput struct {
 
 // ActionOutcome is how an Action workflow ended.
 type ActionOutcome struct {
-	Status string // completed, failed, rejected
+	Status string // ActionStatusCompleted, ActionStatusFailed, ActionStatusRejected
 	Result *activities.ExecutionResult
 	Error  string
 }
@@ -59,6 +59,9 @@ type actionRun struct {
 	view   bool
 	plan   activities.ActionPlan
 	status string
+	// decide is set when the run is woken by UpdateDecide (see
+	// changeUpdateDecisions) rather than by signals.
+	decide *decideState
 }
 
 // Action decides an action by policy, waits for approval when policy asks
@@ -86,17 +89,24 @@ func Action(ctx workflow.Context, in ActionInput) (ActionOutcome, error) {
 	if r.view {
 		workflow.SetCurrentDetails(ctx, "deciding by policy")
 	}
+	if storeDecides && workflow.GetVersion(ctx, changeUpdateDecisions, workflow.DefaultVersion, 1) == 1 {
+		if err := r.registerDecide(ctx); err != nil {
+			return ActionOutcome{}, err
+		}
+	}
 	var plan activities.ActionPlan
 	if err := workflow.ExecuteActivity(summarised(ctx, r.view, "policy decision"), activityRef.DecideAction, in.ActionID).Get(ctx, &plan); err != nil {
-		return r.fail(ctx, "policy evaluation failed: "+err.Error())
+		out, err := r.fail(ctx, "policy evaluation failed: "+err.Error())
+		return r.finish(ctx, out, err)
 	}
 	if storeDecides {
-		return r.runOnStoreDecisions(ctx, plan)
+		out, err := r.runOnStoreDecisions(ctx, plan)
+		return r.finish(ctx, out, err)
 	}
 	switch plan.Outcome {
 	case activities.OutcomeDeny:
 		r.stage = StageDone
-		return ActionOutcome{Status: "rejected"}, nil
+		return ActionOutcome{Status: ActionStatusRejected}, nil
 	case activities.OutcomeRequireApproval:
 		approved, outcome, err := r.awaitApproval(ctx, plan)
 		if !approved {
@@ -135,7 +145,7 @@ func (r *actionRun) awaitApproval(ctx workflow.Context, plan activities.ActionPl
 		return true, ActionOutcome{}, nil
 	case rejected:
 		r.stage = StageDone
-		return false, ActionOutcome{Status: "rejected"}, nil
+		return false, ActionOutcome{Status: ActionStatusRejected}, nil
 	}
 	out, err := r.fail(ctx, fmt.Sprintf("approval expired: no decision within %s", plan.ApprovalExpiry))
 	return false, out, err
@@ -159,7 +169,7 @@ func (r *actionRun) execute(ctx workflow.Context) (ActionOutcome, error) {
 			return ActionOutcome{}, err
 		}
 		r.stage = StageDone
-		return ActionOutcome{Status: "completed", Result: &res}, nil
+		return ActionOutcome{Status: ActionStatusCompleted, Result: &res}, nil
 	}
 }
 
@@ -200,8 +210,8 @@ func (r *actionRun) fail(ctx workflow.Context, reason string) (ActionOutcome, er
 	if err := workflow.ExecuteActivity(dctx, activityRef.FailAction, r.in.ActionID, reason).Get(dctx, nil); err != nil {
 		return ActionOutcome{}, err
 	}
-	r.report(dctx, ActionStatusFailed, runview.Ended("failed", failureCause(reason)))
-	return ActionOutcome{Status: "failed", Error: reason}, nil
+	r.report(dctx, ActionStatusFailed, runview.Ended(ActionStatusFailed, failureCause(reason)))
+	return ActionOutcome{Status: ActionStatusFailed, Error: reason}, nil
 }
 
 // rootMessage strips Temporal's wrapping so the stored error reads as the

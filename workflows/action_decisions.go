@@ -24,8 +24,8 @@ func (r *actionRun) runOnStoreDecisions(ctx workflow.Context, plan activities.Ac
 	switch plan.Outcome {
 	case activities.OutcomeDeny:
 		r.stage = StageDone
-		r.report(ctx, ActionStatusRejected, runview.Ended("rejected", "denied by policy rule "+plan.RuleName))
-		return ActionOutcome{Status: "rejected"}, nil
+		r.report(ctx, ActionStatusRejected, runview.Ended(ActionStatusRejected, "denied by policy rule "+plan.RuleName))
+		return ActionOutcome{Status: ActionStatusRejected}, nil
 	case activities.OutcomeRequireApproval:
 		return r.awaitStoredApproval(ctx, plan)
 	}
@@ -34,8 +34,9 @@ func (r *actionRun) runOnStoreDecisions(ctx workflow.Context, plan activities.Ac
 }
 
 // awaitStoredApproval waits until the store records a decision, woken by
-// approve and reject signals, until the approval expires. A signal with no
-// decision behind it changes nothing and is logged as suspicious.
+// the decide update (runs since changeUpdateDecisions), approve and reject
+// signals, or a periodic recheck, until the approval expires. A wake-up
+// with no decision behind it changes nothing and is logged as suspicious.
 func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.ActionPlan) (ActionOutcome, error) {
 	r.stage = StageAwaitingApproval
 	waiting := r.awaitingDetails(ctx)
@@ -50,21 +51,28 @@ func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.Ac
 	lctx = summarisedLocal(lctx, r.view, "read the stored decision")
 	timerCtx, cancelTimer := workflow.WithCancel(ctx)
 	defer cancelTimer()
-	woke, expired := "", false
+	woke, expired, covers := "", false, 0
 	sel := workflow.NewSelector(ctx)
+	// Signals and updates only wake the run; the store decides.
 	for _, name := range []string{SignalApprove, SignalReject} {
 		sel.AddReceive(workflow.GetSignalChannel(ctx, name), func(c workflow.ReceiveChannel, _ bool) {
 			c.Receive(ctx, nil)
 			woke = name
 		})
 	}
+	if r.decide != nil {
+		r.decide.addWakes(timerCtx, sel, r.view, &woke)
+	}
 	// No decision by the deadline means the approval expired; the deadline
-	// stays the original one however many signals arrive.
+	// stays the original one however many wake-ups arrive.
 	sel.AddFuture(newTimer(timerCtx, r.view, plan.ApprovalExpiry, "approval expiry"), func(workflow.Future) { expired = true })
 	for {
 		sel.Select(ctx)
 		if expired {
 			return r.fail(ctx, fmt.Sprintf("approval expired: no decision within %s", plan.ApprovalExpiry))
+		}
+		if r.decide != nil {
+			covers = r.decide.asked
 		}
 		var d activities.StoredDecision
 		if err := workflow.ExecuteLocalActivity(lctx, activityRef.ReadActionDecision, r.in.ActionID).Get(ctx, &d); err != nil {
@@ -77,8 +85,8 @@ func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.Ac
 		switch d.State {
 		case activities.DecisionRejected:
 			r.stage = StageDone
-			r.report(ctx, ActionStatusRejected, runview.Ended("rejected", "by an approver"))
-			return ActionOutcome{Status: "rejected"}, nil
+			r.report(ctx, ActionStatusRejected, runview.Ended(ActionStatusRejected, "by an approver"))
+			return ActionOutcome{Status: ActionStatusRejected}, nil
 		case activities.DecisionEnded:
 			r.stage = StageDone
 			r.report(ctx, d.Status, runview.Ended(d.Status, "ended outside this run"))
@@ -91,8 +99,11 @@ func (r *actionRun) awaitStoredApproval(ctx workflow.Context, plan activities.Ac
 			r.stage = StageAwaitingApproval
 			r.report(ctx, ActionStatusPendingApproval, waiting)
 		default:
-			workflow.GetLogger(ctx).Warn("suspicious: signal without a decision in the store; ignored",
-				"action_id", r.in.ActionID, "signal", woke)
+			workflow.GetLogger(ctx).Warn("suspicious: wake-up without a decision in the store; ignored",
+				"action_id", r.in.ActionID, "by", woke)
+		}
+		if r.decide != nil {
+			r.decide.answered = covers
 		}
 	}
 }
@@ -106,7 +117,7 @@ func (r *actionRun) executeClaimed(ctx workflow.Context, mayWait bool) (out Acti
 		r.stage = StageExecuting
 		r.report(ctx, ActionStatusExecuting, runview.Executing(r.plan.ConnectorCall))
 		var res activities.ExecutionResult
-		err := workflow.ExecuteActivity(summarised(ctx, r.view, r.plan.ConnectorCall), activityRef.ExecuteAction, r.in.ActionID).Get(ctx, &res)
+		err := r.callConnector(ctx, &res)
 		switch {
 		case isErrType(err, activities.ErrTypeKillSwitch):
 			r.park(ctx, err)
@@ -121,12 +132,12 @@ func (r *actionRun) executeClaimed(ctx workflow.Context, mayWait bool) (out Acti
 			out, err := r.fail(ctx, "execution failed: "+rootMessage(err))
 			return out, false, err
 		}
-		if err := workflow.ExecuteActivity(summarised(ctx, r.view, "record result"), activityRef.RecordActionResult, r.in.ActionID, res).Get(ctx, nil); err != nil {
+		if err := r.recordResult(ctx, res); err != nil {
 			return ActionOutcome{}, false, err
 		}
 		r.stage = StageDone
-		r.report(ctx, ActionStatusCompleted, runview.Ended("completed", r.plan.ConnectorCall))
-		return ActionOutcome{Status: "completed", Result: &res}, false, nil
+		r.report(ctx, ActionStatusCompleted, runview.Ended(ActionStatusCompleted, r.plan.ConnectorCall))
+		return ActionOutcome{Status: ActionStatusCompleted, Result: &res}, false, nil
 	}
 }
 
@@ -134,10 +145,10 @@ func (r *actionRun) executeClaimed(ctx workflow.Context, mayWait bool) (out Acti
 // own, without touching the action.
 func (r *actionRun) refused(ctx workflow.Context, err error) (ActionOutcome, error) {
 	r.stage = StageDone
-	r.report(ctx, ActionStatusFailed, runview.Ended("failed", "the store does not know this run as the action's own"))
+	r.report(ctx, ActionStatusFailed, runview.Ended(ActionStatusFailed, "the store does not know this run as the action's own"))
 	workflow.GetLogger(ctx).Warn("suspicious: workflow is not the action's own; ended without effect",
 		"action_id", r.in.ActionID, "error", err)
-	return ActionOutcome{Status: "failed", Error: rootMessage(err)}, nil
+	return ActionOutcome{Status: ActionStatusFailed, Error: rootMessage(err)}, nil
 }
 
 func isErrType(err error, typ string) bool {

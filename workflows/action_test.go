@@ -1,6 +1,7 @@
 package workflows_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -52,16 +53,30 @@ func TestActionWaitsThreeDaysForApproval(t *testing.T) {
 	env := newActionEnv(t)
 	env.OnActivity(acts.DecideAction, mock.Anything, "a2").Return(approvalPlan(72*time.Hour), nil).Once()
 	env.OnActivity(acts.NotifyApprovers, mock.Anything, "a2").Return(nil).Once()
-	env.OnActivity(acts.ReadActionDecision, mock.Anything, "a2").Return(storedApproval, nil).Once()
+	// The store records the approval at 71 hours; rechecks before then
+	// find nothing.
+	approved := false
+	env.OnActivity(acts.ReadActionDecision, mock.Anything, "a2").Return(func(context.Context, string) (activities.StoredDecision, error) {
+		if approved {
+			return storedApproval, nil
+		}
+		return storedNothing, nil
+	})
 	env.OnActivity(acts.ExecuteAction, mock.Anything, "a2").Return(okResult, nil).Once()
 	env.OnActivity(acts.RecordActionResult, mock.Anything, "a2", okResult).Return(nil).Once()
 	var stageWhileWaiting string
+	var answer workflows.DecideResult
 	env.RegisterDelayedCallback(func() {
 		v, err := env.QueryWorkflow(workflows.QueryActionStage)
 		if err == nil {
 			_ = v.Get(&stageWhileWaiting)
 		}
-		env.SignalWorkflow(workflows.SignalApprove, workflows.ApproveSignal{By: "sam", Comment: "go"})
+		approved = true
+		env.UpdateWorkflow(workflows.UpdateDecide, "u1", &testsuite.TestUpdateCallback{
+			OnReject:   func(err error) { t.Errorf("decide update rejected: %v", err) },
+			OnAccept:   func() {},
+			OnComplete: func(v any, err error) { answer, _ = v.(workflows.DecideResult) },
+		}, workflows.DecideRequest{})
 	}, 71*time.Hour)
 	env.ExecuteWorkflow(workflows.Action, workflows.ActionInput{ActionID: "a2"})
 	var out workflows.ActionOutcome
@@ -70,6 +85,9 @@ func TestActionWaitsThreeDaysForApproval(t *testing.T) {
 	}
 	if stageWhileWaiting != workflows.StageAwaitingApproval {
 		t.Fatalf("stage while waiting = %q", stageWhileWaiting)
+	}
+	if answer != (workflows.DecideResult{Stage: workflows.StageDone, Status: "completed"}) {
+		t.Fatalf("decide update answered %+v", answer)
 	}
 	env.AssertExpectations(t)
 }

@@ -3,7 +3,12 @@
 // queue, workflow ID helpers and search attribute keys.
 package workflows
 
-import "go.temporal.io/sdk/temporal"
+import (
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/workflows/workflowid"
+)
 
 // TaskQueue is the one task queue every Vigil worker polls.
 const TaskQueue = "vigil"
@@ -23,13 +28,15 @@ var (
 	SearchApprovalLevel = temporal.NewSearchAttributeKeyKeyword("ApprovalLevel")
 )
 
-// Values of SearchActionStatus.
+// Values of SearchActionStatus and of ActionOutcome.Status. Those the
+// store also records are the store's own; executing is shown only while a
+// run calls its connector.
 const (
-	ActionStatusPendingApproval = "pending_approval"
+	ActionStatusPendingApproval = store.ActionPendingApproval
 	ActionStatusExecuting       = "executing"
-	ActionStatusCompleted       = "completed"
-	ActionStatusFailed          = "failed"
-	ActionStatusRejected        = "rejected"
+	ActionStatusCompleted       = store.ActionCompleted
+	ActionStatusFailed          = store.ActionFailed
+	ActionStatusRejected        = store.ActionRejected
 )
 
 // SearchAttributeNames lists the custom search attributes Vigil uses, for
@@ -41,14 +48,14 @@ var SearchAttributeNames = []string{"IncidentNumber", "Severity", "IncidentType"
 
 // TriageWorkflowID is the ID of one triage run of an incident.
 func TriageWorkflowID(incidentID, triageID string) string {
-	return "triage/" + incidentID + "/" + triageID
+	return workflowid.Triage(incidentID, triageID)
 }
 
 // ActionWorkflowID is the ID of the workflow that carries one action.
-func ActionWorkflowID(actionID string) string { return "action/" + actionID }
+func ActionWorkflowID(actionID string) string { return workflowid.Action(actionID) }
 
 // KillSwitchWorkflowID is the singleton that holds the kill switch state.
-const KillSwitchWorkflowID = "kill-switch"
+const KillSwitchWorkflowID = workflowid.KillSwitch
 
 // Signal and query names shared with the API.
 const (

@@ -121,20 +121,10 @@ func requestRecommendedActions(ctx workflow.Context, in TriageInput, view bool) 
 	}
 	ids := make([]string, 0, len(recs))
 	for _, r := range recs {
-		opts := workflow.ChildWorkflowOptions{
-			WorkflowID:            ActionWorkflowID(r.ActionID),
-			ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
-			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-			TypedSearchAttributes: temporal.NewSearchAttributes(
-				SearchActionType.ValueSet(r.ActionType),
-				SearchIncidentNumber.ValueSet(r.IncidentNumber),
-				SearchSeverity.ValueSet(r.Severity),
-				SearchIncidentType.ValueSet(r.IncidentType),
-			),
-		}
-		if view {
-			opts.StaticSummary, opts.StaticDetails = r.Summary, r.Details
-		}
+		attrs := append([]temporal.SearchAttributeUpdate{SearchActionType.ValueSet(r.ActionType)},
+			IncidentAttrs(r.IncidentNumber, r.Severity, r.IncidentType)...)
+		opts := Start{ID: ActionWorkflowID(r.ActionID), Summary: r.Summary, Details: r.Details, Attrs: attrs}.ChildOptions(view)
+		opts.ParentClosePolicy = enumspb.PARENT_CLOSE_POLICY_ABANDON
 		cctx := workflow.WithChildOptions(ctx, opts)
 		child := workflow.ExecuteChildWorkflow(cctx, Action, ActionInput{ActionID: r.ActionID})
 		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {

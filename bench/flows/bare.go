@@ -49,25 +49,27 @@ func bareWorker(c client.Client) (worker.Worker, error) {
 }
 
 // bareSignalRoundTrip measures signal sent → waiting workflow completed.
-func bareSignalRoundTrip(ctx context.Context, c client.Client, n int) (row, error) {
+// It returns the operation after starting n waiting workflows on a worker
+// that runs until stop is called.
+func bareSignalRoundTrip(ctx context.Context, c client.Client, n int) (op func(i int) error, stop func(), err error) {
 	w, err := bareWorker(c)
 	if err != nil {
-		return row{}, err
+		return nil, nil, err
 	}
-	defer w.Stop()
 	runs := make([]client.WorkflowRun, n)
 	for i := range runs {
 		runs[i], err = c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "bench-signal-" + uuid.NewString(), TaskQueue: bareQueue}, bareWaitForSignal)
 		if err != nil {
-			return row{}, err
+			w.Stop()
+			return nil, nil, err
 		}
 	}
-	return measure("bare signal → waiting workflow completed", n, 1, func(i int) error {
+	return func(i int) error {
 		if err := c.SignalWorkflow(ctx, runs[i].GetID(), "", "go", nil); err != nil {
 			return err
 		}
 		return runs[i].Get(ctx, nil)
-	})
+	}, w.Stop, nil
 }
 
 // bareWorkflowWithActivity measures start → completed of a workflow with

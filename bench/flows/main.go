@@ -19,19 +19,30 @@ import (
 	"github.com/vigil-soc/vigil/internal/testenv"
 )
 
+// Goals the ratios are held to (see bench/README.md).
+const (
+	// approvalGoal bounds approve → completed p99 against the bare
+	// signal → completed p99.
+	approvalGoal = 1.5
+	// playbookGoal bounds a playbook step against a bare sequential
+	// activity.
+	playbookGoal = 1.5
+)
+
 func main() {
 	n := flag.Int("n", 100, "operations per measurement")
 	c := flag.Int("c", 8, "concurrency for throughput measurements")
 	steps := flag.String("steps", "10,100,1000", "playbook lengths to run")
 	rounds := flag.Int("rounds", 1, "rounds of the playbook measurement; the table of medians follows")
 	playbooksOnly := flag.Bool("playbooks-only", false, "measure only playbook run time")
+	approvalsOnly := flag.Bool("approvals-only", false, "measure only approve → completed beside the bare signal")
 	flag.Parse()
-	if err := run(*n, *c, *steps, *rounds, *playbooksOnly); err != nil {
+	if err := run(*n, *c, *steps, *rounds, *playbooksOnly, *approvalsOnly); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(n, c int, steps string, rounds int, playbooksOnly bool) error {
+func run(n, c int, steps string, rounds int, playbooksOnly, approvalsOnly bool) error {
 	ctx := context.Background()
 	tmp, err := testenv.StartTemporal(ctx)
 	if err != nil {
@@ -51,6 +62,14 @@ func run(n, c int, steps string, rounds int, playbooksOnly bool) error {
 
 	fmt.Printf("# Vigil workflow paths, %s, %d CPUs, %s/%s, %s, store %s\n\n",
 		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), h.store.Dialect())
+	if approvalsOnly {
+		appr, err := approvalPair(ctx, h, tmp.Client, n)
+		if err != nil {
+			return err
+		}
+		printVerdicts([]verdict{latencyVerdict(appr, approvalGoal)})
+		return nil
+	}
 	if !playbooksOnly {
 		if err := workflowPaths(ctx, h, tmp.Client, n, c); err != nil {
 			return err
@@ -59,33 +78,38 @@ func run(n, c int, steps string, rounds int, playbooksOnly bool) error {
 	return playbookRounds(ctx, h, tmp.Client, parseList(steps), rounds)
 }
 
+// approvalPair measures approve → completed beside the bare signal round
+// trip, interleaved in the same run.
+func approvalPair(ctx context.Context, h *harness, tc client.Client, n int) (row, error) {
+	signal, stopBare, err := bareSignalRoundTrip(ctx, tc, n)
+	if err != nil {
+		return row{}, err
+	}
+	defer stopBare()
+	approve, err := h.approvalLatency(n)
+	if err != nil {
+		return row{}, err
+	}
+	return measurePair(n, "bare signal → waiting workflow completed", signal, "approve → action completed (API)", approve)
+}
+
 // workflowPaths measures approvals and actions beside their baselines.
 func workflowPaths(ctx context.Context, h *harness, tc client.Client, n, c int) error {
-	var rows []row
-	base, err := bareSignalRoundTrip(ctx, tc, n)
+	appr, err := approvalPair(ctx, h, tc, n)
 	if err != nil {
 		return err
 	}
-	rows = append(rows, base)
-	appr, err := h.approvalLatency(ctx, n)
-	if err != nil {
-		return err
-	}
-	appr.baseline = &base
-	rows = append(rows, appr)
-
 	one, err := bareWorkflowWithActivity(ctx, tc, n, c)
 	if err != nil {
 		return err
 	}
-	rows = append(rows, one)
 	auto, err := h.actionThroughput(ctx, n, c)
 	if err != nil {
 		return err
 	}
 	auto.baseline = &one
-	rows = append(rows, auto)
-	printRows(rows)
+	verdicts := []verdict{latencyVerdict(appr, approvalGoal), throughputVerdict(auto, 0)}
 
+	printVerdicts(verdicts)
 	return nil
 }

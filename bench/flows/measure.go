@@ -66,19 +66,87 @@ func measure(name string, ops, conc int, fn func(i int) error) (row, error) {
 	return row{name: name, ops: ops, elapsed: time.Since(start), lat: lat}, nil
 }
 
+// measurePair runs ops operations of each of two paths one after the
+// other, alternating a then b, so both meet the same background load on a
+// shared machine; b's row gets a's as its baseline.
+func measurePair(ops int, nameA string, a func(i int) error, nameB string, b func(i int) error) (row, error) {
+	ra := row{name: nameA, ops: ops}
+	rb := row{name: nameB, ops: ops, baseline: &ra}
+	for i := range ops {
+		for _, p := range []struct {
+			r  *row
+			fn func(int) error
+		}{{&ra, a}, {&rb, b}} {
+			t0 := time.Now()
+			if err := p.fn(i); err != nil {
+				return row{}, fmt.Errorf("%s: operation %d: %w", p.r.name, i, err)
+			}
+			d := time.Since(t0)
+			p.r.lat = append(p.r.lat, d)
+			p.r.elapsed += d
+		}
+	}
+	return rb, nil
+}
+
 func ms(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64)
 }
 
-func printRows(rows []row) {
-	fmt.Println("| path | ops | ops/s | p50 ms | p99 ms | vs baseline |")
+// verdict is one line of the report: a Vigil path beside its baseline,
+// their ratio, and the goal the ratio is held to.
+type verdict struct {
+	path, vigil, baseline string
+	ratio                 float64
+	// goal is the ratio to meet; zero means none is set. Ratios of
+	// latencies must stay at or below it, ratios of throughputs at or
+	// above it.
+	goal       float64
+	throughput bool
+}
+
+// latencyVerdict compares p99 latencies.
+func latencyVerdict(r row, goal float64) verdict {
+	b := *r.baseline
+	return verdict{path: r.name,
+		vigil:    fmt.Sprintf("p50 %s ms, p99 %s ms", ms(r.pct(0.5)), ms(r.pct(0.99))),
+		baseline: fmt.Sprintf("%s: p50 %s ms, p99 %s ms", b.name, ms(b.pct(0.5)), ms(b.pct(0.99))),
+		ratio:    float64(r.pct(0.99)) / float64(b.pct(0.99)), goal: goal}
+}
+
+// throughputVerdict compares operations per second.
+func throughputVerdict(r row, goal float64) verdict {
+	b := *r.baseline
+	return verdict{path: r.name,
+		vigil:    fmt.Sprintf("%.1f/s (p50 %s ms)", r.perSecond(), ms(r.pct(0.5))),
+		baseline: fmt.Sprintf("%s: %.1f/s", b.name, b.perSecond()),
+		ratio:    r.perSecond() / b.perSecond(), goal: goal, throughput: true}
+}
+
+func (v verdict) goalAndMet() (string, string) {
+	switch {
+	case v.goal == 0:
+		return "—", "—"
+	case v.throughput:
+		return fmt.Sprintf("≥ %.2fx", v.goal), yesNo(v.ratio >= v.goal)
+	default:
+		return fmt.Sprintf("≤ %.2fx", v.goal), yesNo(v.ratio <= v.goal)
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func printVerdicts(vs []verdict) {
+	fmt.Println("| path | Vigil | baseline | ratio | goal | met |")
 	fmt.Println("|---|---|---|---|---|---|")
-	for _, r := range rows {
-		ratio := "baseline"
-		if b := r.baseline; b != nil {
-			ratio = fmt.Sprintf("p50 x%.2f, throughput x%.2f", float64(r.pct(0.5))/float64(b.pct(0.5)), r.perSecond()/b.perSecond())
-		}
-		fmt.Printf("| %s | %d | %.1f | %s | %s | %s |\n", r.name, r.ops, r.perSecond(), ms(r.pct(0.5)), ms(r.pct(0.99)), ratio)
+	for _, v := range vs {
+		goal, met := v.goalAndMet()
+		fmt.Printf("| %s | %s | %s | %.2fx | %s | %s |\n", v.path, v.vigil, v.baseline, v.ratio, goal, met)
 	}
 }
 

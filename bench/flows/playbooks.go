@@ -44,11 +44,15 @@ func playbookRounds(ctx context.Context, h *harness, tc client.Client, lengths [
 			fmt.Printf("| %d | %d | %.2f | %.1f | %.1f | x%.2f |\n", r, n, el.Seconds(), per, b, per/b)
 		}
 	}
-	fmt.Printf("\nMedians over %d rounds:\n\n| steps | ms per step | bare ms per activity | per step vs bare |\n|---|---|---|---|\n", rounds)
+	fmt.Printf("\nMedians over %d rounds:\n\n", rounds)
+	var out []verdict
 	for _, n := range lengths {
 		v, b := median(vigil[n]), median(bare[n])
-		fmt.Printf("| %d | %.1f | %.1f | x%.2f |\n", n, v, b, v/b)
+		out = append(out, verdict{path: fmt.Sprintf("playbook step, %d create_ticket steps", n),
+			vigil: fmt.Sprintf("%.1f ms per step", v), baseline: fmt.Sprintf("bare sequential activity: %.1f ms", b),
+			ratio: v / b, goal: playbookGoal})
 	}
+	printVerdicts(out)
 	return nil
 }
 

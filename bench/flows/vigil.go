@@ -91,27 +91,29 @@ func (h *harness) call(method, path, key string, body any) (int, map[string]any,
 func data(m map[string]any) map[string]any { d, _ := m["data"].(map[string]any); return d }
 
 // approvalLatency measures POST approve → the action completed (the API
-// answers once the workflow has executed and recorded it).
-func (h *harness) approvalLatency(ctx context.Context, n int) (row, error) {
+// answers once the workflow has executed and recorded it). It returns the
+// operation after preparing n actions that wait for approval, so the
+// caller can interleave it with its baseline.
+func (h *harness) approvalLatency(n int) (func(i int) error, error) {
 	ids := make([]string, n)
 	for i := range ids {
 		_, out, err := h.call(http.MethodPost, "/api/actions/execute", h.requester,
 			map[string]any{"action": "isolate_host", "parameters": map[string]any{"host_id": fmt.Sprintf("bench-%d", i)}})
 		if err != nil {
-			return row{}, err
+			return nil, err
 		}
 		if data(out)["status"] != "pending_approval" {
-			return row{}, fmt.Errorf("isolate_host did not wait for approval: %v", out)
+			return nil, fmt.Errorf("isolate_host did not wait for approval: %v", out)
 		}
 		ids[i] = data(out)["action_id"].(string)
 	}
-	return measure("approve → action completed (API)", n, 1, func(i int) error {
+	return func(i int) error {
 		_, out, err := h.call(http.MethodPost, "/api/actions/"+ids[i]+"/approve", h.admin, nil)
 		if err == nil && data(out)["status"] != "completed" {
 			err = fmt.Errorf("approved action not completed: %v", out)
 		}
 		return err
-	})
+	}, nil
 }
 
 // actionThroughput measures actions executed without approval, end to end.

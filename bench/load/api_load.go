@@ -55,6 +55,26 @@ func (a *apiClient) do(ctx context.Context, method, path string, body []byte) (i
 	return res.StatusCode, out, nil
 }
 
+// send sends a prepared request and decodes its JSON object answer.
+func (a *apiClient) send(req *http.Request) (int, map[string]any, error) {
+	res, err := a.http.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	out, err := io.ReadAll(res.Body)
+	if err != nil {
+		return res.StatusCode, nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		return res.StatusCode, nil, fmt.Errorf("answer %d is not a JSON object: %.200s", res.StatusCode, out)
+	}
+	return res.StatusCode, m, nil
+}
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
 // unexpected describes a wrong answer with the start of its body.
 func unexpected(method, path string, status int, body []byte) error {
 	if len(body) > 300 {

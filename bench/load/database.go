@@ -14,6 +14,7 @@ import (
 	"github.com/vigil-soc/vigil/api"
 	"github.com/vigil-soc/vigil/app"
 	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -77,18 +78,22 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 	if err != nil {
 		return out, err
 	}
+	box, err := secrets.NewBox("bench-secret-key-0123456789abcdef")
+	if err != nil {
+		return out, err
+	}
 	quiet := slog.New(slog.DiscardHandler)
 	srv := httptest.NewServer(api.NewRouter(api.Options{
 		Store: st, Temporal: tc, Settings: svc, Log: quiet, Version: "bench",
-		TriageWait: triageWait,
+		TriageWait: triageWait, Secrets: box,
 	}))
 	defer srv.Close()
-	a := newAPIClient(srv.URL, key, cfg.C)
+	a := newAPIClient(srv.URL, key, max(cfg.C, cfg.IntakeC))
 	defer a.close()
 
 	sec := &out.Section
 	l := load{N: cfg.N, Concurrency: cfg.C, Warmup: cfg.Warmup}
-	step := func(id, name, baseID string, base *stats, l load, op opFunc) (*stats, error) {
+	var step stepFunc = func(id, name, baseID string, base *stats, l load, op opFunc) (*stats, error) {
 		progress(scope, "%s %s: %d ops at concurrency %d", id, name, l.N, l.Concurrency)
 		s, err := measure(ctx, l, op)
 		if err != nil {
@@ -102,6 +107,11 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 		return &s, nil
 	}
 
+	if cfg.Only != "lists" {
+		if err := intakeRows(ctx, cfg, a, db, dialect, sec, step, &out); err != nil || cfg.Only == "intake" {
+			return out, err
+		}
+	}
 	insert, err := step("1", "Baseline: bare INSERT (database/sql)", "", nil, l, bareInsertOp(db, dialect))
 	if err != nil {
 		return out, err
@@ -131,6 +141,9 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 		}
 	}
 
+	if cfg.Only == "lists" {
+		return out, nil
+	}
 	ids, err := createTriageIncidents(ctx, cfg, a, scope)
 	if err != nil {
 		return out, fmt.Errorf("%s: incidents to triage: %w", dialect, err)
@@ -147,6 +160,36 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 		return out, err
 	}
 	return out, nil
+}
+
+// stepFunc runs and records one measurement.
+type stepFunc func(id, name, baseID string, base *stats, l load, op opFunc) (*stats, error)
+
+// intakeRows measures signed alerts at -intake-c beside bare INSERTs at
+// the same concurrency, then checks replay refusal and deduplication.
+func intakeRows(ctx context.Context, cfg config, a *apiClient, db *sql.DB, dialect store.Dialect, sec *section, step stepFunc, out *dbRun) error {
+	if err := registerBenchSource(ctx, a); err != nil {
+		return fmt.Errorf("register webhook source: %w", err)
+	}
+	il := load{N: cfg.N, Concurrency: cfg.IntakeC, Warmup: cfg.Warmup}
+	name := fmt.Sprintf("Baseline: bare INSERT (database/sql), C=%d", cfg.IntakeC)
+	base, err := step("1w", name, "", nil, il, bareInsertOp(db, dialect))
+	if err != nil {
+		return err
+	}
+	name = fmt.Sprintf("POST /api/webhooks/{source}, signed, no auto triage, C=%d", cfg.IntakeC)
+	got, err := step("2w", name, "1w", base, il, webhookOp(a))
+	if err != nil {
+		return err
+	}
+	sec.note("Intake (#2w): %s.", intakeGoal(*got))
+	if err := checkIntakeExactness(ctx, a); err != nil {
+		out.Problems = append(out.Problems, fmt.Sprintf("%s intake exactness: %v", dialect, err))
+		sec.note("Replay and dedup after #2w: FAILED: %v.", err)
+	} else {
+		sec.note("Replay and dedup after #2w: a replayed delivery was refused with 409; the same alert id under a fresh signature joined its incident.")
+	}
+	return nil
 }
 
 // benchRateLimit is the highest per-minute limit the settings accept. One

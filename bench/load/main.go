@@ -9,7 +9,8 @@
 // Usage:
 //
 //	go run ./bench/load [-db sqlite|postgres|both] [-pg URL] [-n 2000] [-c 16]
-//	                    [-seed 100000] [-triage-n 200] [-warmup 50]
+//	                    [-seed 100000] [-triage-n 200] [-warmup 50] [-intake-c 64]
+//	                    [-only intake|lists]
 //
 // The Temporal CLI is found as for the tests: $VIGIL_TEMPORAL_BIN or
 // bin/temporal in the module root (make bench sets it up).
@@ -42,6 +43,10 @@ type config struct {
 	Seed    int // incidents seeded before the list measurements
 	TriageN int // triages and workflow round trips measured
 	Warmup  int // unrecorded operations before each measurement
+	IntakeC int // concurrency of the signed-alert rows
+	// Only limits the run to one group of rows: "intake", "lists" or ""
+	// for all.
+	Only string
 }
 
 func main() {
@@ -72,6 +77,8 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.Seed, "seed", 100_000, "incidents seeded before the list measurements")
 	fs.IntVar(&cfg.TriageN, "triage-n", 200, "triages and workflow round trips measured")
 	fs.IntVar(&cfg.Warmup, "warmup", 50, "unrecorded operations before each measurement")
+	fs.IntVar(&cfg.IntakeC, "intake-c", 64, "concurrent senders of signed alerts (rows 1w and 2w)")
+	fs.StringVar(&cfg.Only, "only", "", "run one group of rows only: intake (1w, 2w) or lists (1-4); default all")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -79,8 +86,10 @@ func parseFlags(args []string) (config, error) {
 		return cfg, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 	switch {
-	case cfg.N <= 0, cfg.C <= 0, cfg.TriageN <= 0:
-		return cfg, errors.New("-n, -c and -triage-n must be positive")
+	case cfg.N <= 0, cfg.C <= 0, cfg.TriageN <= 0, cfg.IntakeC <= 0:
+		return cfg, errors.New("-n, -c, -intake-c and -triage-n must be positive")
+	case cfg.Only != "" && cfg.Only != "intake" && cfg.Only != "lists":
+		return cfg, fmt.Errorf("-only %q: want intake or lists", cfg.Only)
 	case cfg.Seed < 0, cfg.Warmup < 0:
 		return cfg, errors.New("-seed and -warmup must not be negative")
 	}
@@ -151,7 +160,7 @@ func run(args []string) error {
 	start := time.Now()
 	m := machine{
 		Date: start, CPUModel: cpuModel(), WarmupPerCase: cfg.Warmup, LoadBefore: loadAvg(),
-		Args: fmt.Sprintf("-db %s -n %d -c %d -seed %d -triage-n %d", cfg.DB, cfg.N, cfg.C, cfg.Seed, cfg.TriageN),
+		Args: fmt.Sprintf("-db %s -n %d -c %d -intake-c %d -seed %d -triage-n %d", cfg.DB, cfg.N, cfg.C, cfg.IntakeC, cfg.Seed, cfg.TriageN),
 	}
 	progress("temporal", "starting dev server")
 	tmp, err := testenv.StartTemporal(ctx)
@@ -160,18 +169,23 @@ func run(args []string) error {
 	}
 	defer tmp.Stop()
 
-	tr, err := measureTemporal(ctx, cfg, tmp.Client)
-	if err != nil {
-		return err
-	}
-	temporal := section{Title: "Temporal (one dev server for the whole run)"}
-	temporal.add(result{ID: "5a", Name: "Baseline: bare ExecuteWorkflow, no worker", Stats: tr.BareStart})
-	temporal.add(result{ID: "5b", Name: "Baseline: workflow + one activity, start and wait", Stats: tr.RoundTrip})
-	sections := []section{temporal}
-	var problems []string
-	for _, s := range temporal.Results {
-		if s.Stats.Failures > 0 {
-			problems = append(problems, fmt.Sprintf("temporal %s: %d failed: %v", s.Name, s.Stats.Failures, s.Stats.FirstErr))
+	var (
+		tr       temporalResults
+		sections []section
+		problems []string
+	)
+	if cfg.Only == "" {
+		if tr, err = measureTemporal(ctx, cfg, tmp.Client); err != nil {
+			return err
+		}
+		temporal := section{Title: "Temporal (one dev server for the whole run)"}
+		temporal.add(result{ID: "5a", Name: "Baseline: bare ExecuteWorkflow, no worker", Stats: tr.BareStart})
+		temporal.add(result{ID: "5b", Name: "Baseline: workflow + one activity, start and wait", Stats: tr.RoundTrip})
+		sections = append(sections, temporal)
+		for _, s := range temporal.Results {
+			if s.Stats.Failures > 0 {
+				problems = append(problems, fmt.Sprintf("temporal %s: %d failed: %v", s.Name, s.Stats.Failures, s.Stats.FirstErr))
+			}
 		}
 	}
 

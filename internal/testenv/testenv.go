@@ -74,6 +74,9 @@ func DevServerArgs() []string {
 		// four partitions tasks wait on the others for up to seconds.
 		"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
 		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
+		// A worker may run the activity its workflow task schedules at
+		// once, without a trip through matching.
+		"--dynamic-config-value", "system.enableActivityEagerExecution=true",
 	}
 	for _, sa := range SearchAttributeNames {
 		args = append(args, "--search-attribute", sa+"=Keyword")
@@ -200,9 +203,6 @@ func Eventually(t testing.TB, timeout time.Duration, cond func() bool, msg strin
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-
-// UsingPostgres reports whether tests run against PostgreSQL.
-func UsingPostgres() bool { return os.Getenv("TEST_DATABASE_URL") != "" }
 
 // TemporalLogger is a Temporal SDK logger that keeps tests quiet.
 func TemporalLogger() log.Logger { return nopTemporalLogger{} }
