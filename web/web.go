@@ -40,7 +40,7 @@ type Options struct {
 	// PublicURL is where senders and browsers reach this service
 	// (VIGIL_PUBLIC_URL); empty means the address a request came to.
 	PublicURL string
-	Log               *slog.Logger
+	Log       *slog.Logger
 }
 
 // Dashboard serves the pages.
