@@ -37,7 +37,7 @@ func TestIncidentTimelineTellsEverythingOldestFirst(t *testing.T) {
 	expectStatus(t, call(t, http.MethodPost, "/api/incidents/"+id+"/triage", analyst, nil), http.StatusOK)
 	req := call(t, http.MethodPost, "/api/incidents/"+id+"/actions", analyst,
 		map[string]any{"action": "isolate_host", "parameters": map[string]any{"host_id": "fin-ws-042"}})
-	if req.Status != http.StatusOK && req.Status != http.StatusAccepted {
+	if req.Status != http.StatusCreated && req.Status != http.StatusOK && req.Status != http.StatusAccepted {
 		t.Fatalf("request isolate_host: %d %s", req.Status, req.Raw)
 	}
 	actionID := req.data()["action_id"].(string)
@@ -122,7 +122,7 @@ func TestIncidentExecutionsList(t *testing.T) {
 		"content": "name: timeline scan " + randomSuffix() + "\nsteps:\n  - name: scan\n    action: scan_host\n    parameters:\n      host_id: fin-ws-007\n"})
 	expectStatus(t, pb, http.StatusCreated)
 	run := call(t, http.MethodPost, "/api/playbooks/"+pb.data()["id"].(string)+"/run", analyst, map[string]any{"incident_id": id})
-	if run.Status != http.StatusOK && run.Status != http.StatusAccepted {
+	if run.Status != http.StatusCreated && run.Status != http.StatusOK && run.Status != http.StatusAccepted {
 		t.Fatalf("run: %d %s", run.Status, run.Raw)
 	}
 	list := call(t, http.MethodGet, "/api/incidents/"+id+"/executions", keyFor(t, store.RoleViewer), nil)
@@ -151,7 +151,7 @@ func TestRotateWebhookSecret(t *testing.T) {
 	if len(secret) != 64 || secret == old || r.data()["auto_triage"] != true || r.data()["playbook"] != "Malware containment" {
 		t.Fatalf("rotation answer: %s", r.Raw)
 	}
-	body := `{"event_type":"alert","source":"x","data":{"alert_id":"` + randomSuffix() + `","severity":"low","details":{}}}`
+	body := `{"event_type":"alert","timestamp":"` + time.Now().UTC().Format(time.RFC3339) + `","source":"x","data":{"alert_id":"` + randomSuffix() + `","severity":"low","details":{}}}`
 	expectStatus(t, deliver(t, name, old, body, time.Now()), http.StatusUnauthorized)
 	if got := deliver(t, name, secret, body, time.Now()); got.Status >= 300 {
 		t.Fatalf("delivery signed with the new secret: %d %s", got.Status, got.Raw)

@@ -74,7 +74,14 @@ func (d *Dashboard) refuse(c *gin.Context, v *view, err error) {
 		d.fail(c, v, err)
 		return
 	}
-	d.show(c, apiErr.Status, v, redisplay)
+	tmpl, perr := redisplay(c, v)
+	if perr != nil {
+		// The page itself is refused too (a role that may neither read
+		// nor write it): the write's refusal is the one to show.
+		d.fail(c, v, apiErr)
+		return
+	}
+	d.render(c, apiErr.Status, tmpl, "layout", v)
 }
 
 // pageMeta is the meta member of a paged API list.
