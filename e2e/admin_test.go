@@ -34,6 +34,15 @@ func (u *user) setValue(sel, val string) {
 	get(u, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const el = document.querySelector(%q); el.value = %q; el.dispatchEvent(new Event("change", {bubbles: true})); return true })()`, sel, val)))
 }
 
+// press clicks a button that asks for confirmation and navigates, from a
+// script task of the page's own, so the click never waits on a node the
+// navigation has replaced; then it waits for wait to show.
+func (u *user) press(sel, wait string) {
+	u.t.Helper()
+	get(u, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const b = document.querySelector(%q); setTimeout(() => b.click(), 0); return true })()`, sel)))
+	u.run(chromedp.WaitVisible(chromedp.CSS(wait)))
+}
+
 // submitForm fills the fields of a form by CSS selector and submits it,
 // waiting for wait to show.
 func (u *user) submitForm(fields map[string]string, submit, wait string) {
@@ -95,7 +104,7 @@ func TestAdminInBrowser(t *testing.T) {
 			t.Fatalf("after the role change: %q", got)
 		}
 		admin.clearNotice()
-		admin.run(chromedp.Click(chromedp.CSS(row+` button.danger`)), chromedp.WaitVisible(chromedp.CSS(doneNotice)))
+		admin.press(row+` button.danger`, doneNotice)
 		if got := admin.text(row); !strings.Contains(got, "disabled") {
 			t.Fatalf("after disabling: %q", got)
 		}
@@ -145,8 +154,7 @@ func TestAdminInBrowser(t *testing.T) {
 		}
 		admin.screenshot("admin-webhooks")
 		get(admin, chromedp.Evaluate[bool](`(() => { document.querySelector("#webhook-shown").remove(); return true })()`))
-		admin.run(chromedp.Click(chromedp.CSS(`tr[data-source="mail-gw"] form[action$="/rotate"] button`)),
-			chromedp.WaitVisible(chromedp.CSS("#shown-secret")))
+		admin.press(`tr[data-source="mail-gw"] form[action$="/rotate"] button`, "#shown-secret")
 		if second := get(admin, chromedp.Value(chromedp.CSS("#shown-secret"))); len(second) != 64 || second == first {
 			t.Fatalf("rotated secret %q (was %q)", second, first)
 		}

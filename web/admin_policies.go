@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -88,7 +89,7 @@ func (d *Dashboard) keepPosted(c *gin.Context, v *view, data *policiesData) {
 	col, _ := pos["column"].(float64)
 	ce := &conditionError{Line: int(line), Column: int(col)}
 	msg, _ := v.FormErr.Details["condition"].(string)
-	ce.Message = msg
+	ce.Message = strings.TrimPrefix(msg, fmt.Sprintf("line %d, column %d: ", ce.Line, ce.Column))
 	if lines := strings.Split(data.Form.Condition, "\n"); ce.Line >= 1 && ce.Line <= len(lines) {
 		ce.Source = lines[ce.Line-1]
 		if ce.Column >= 1 {

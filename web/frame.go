@@ -139,8 +139,11 @@ var funcs = template.FuncMap{
 		}
 		return string(b)
 	},
-	"pct":   func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
-	"title": func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"pct": func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
+	// isText keeps structured details (positions) out of a list of
+	// messages; the page that understands them shows them its own way.
+	"isText": func(v any) bool { _, ok := v.(string); return ok },
+	"title":  func(s string) string { return strings.ReplaceAll(s, "_", " ") },
 	"deref": func(p *string) string {
 		if p == nil {
 			return ""
