@@ -218,9 +218,17 @@ func (d *Dashboard) updateIncident(c *gin.Context, _ *view) (string, error) {
 	id := url.PathEscape(c.Param("id"))
 	body := map[string]string{}
 	for _, k := range []string{"status", "severity", "resolution", "assignee"} {
+		// The form carries what it showed; a field left as it was is not
+		// sent, so the audit trail and the timeline name real changes.
+		if orig, shown := c.GetPostForm("was_" + k); shown && orig == c.PostForm(k) {
+			continue
+		}
 		if v, ok := c.GetPostForm(k); ok && (v != "" || k == "resolution" || k == "assignee") {
 			body[k] = v
 		}
+	}
+	if len(body) == 0 {
+		return "/incidents/" + id, nil
 	}
 	if err := d.api.call(c.Request, http.MethodPut, "/api/incidents/"+id, body, nil); err != nil {
 		return "", err
