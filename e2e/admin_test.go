@@ -34,6 +34,14 @@ func (u *user) setValue(sel, val string) {
 	get(u, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const el = document.querySelector(%q); el.value = %q; el.dispatchEvent(new Event("change", {bubbles: true})); return true })()`, sel, val)))
 }
 
+// textOf reads an element's text in one script call, which a page
+// replaced between finding the node and reading it cannot break.
+func (u *user) textOf(sel string) string {
+	u.t.Helper()
+	u.run(chromedp.WaitVisible(chromedp.CSS(sel)))
+	return get(u, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {innerText: ""}).innerText.trim()`, sel)))
+}
+
 // press clicks a button that asks for confirmation and navigates, from a
 // script task of the page's own, so the click never waits on a node the
 // navigation has replaced; then it waits for wait to show.
@@ -93,19 +101,19 @@ func TestAdminInBrowser(t *testing.T) {
 		admin.submitForm(map[string]string{"#nu-username": "nina", "#nu-email": "nina@example.com", "#nu-password": userPassword},
 			"#create-user-submit", doneNotice)
 		row := `tr[data-user="nina"]`
-		if got := admin.text(row); !strings.Contains(got, "viewer") || !strings.Contains(got, "enabled") {
+		if got := admin.textOf(row); !strings.Contains(got, "viewer") || !strings.Contains(got, "enabled") {
 			t.Fatalf("new user row: %q", got)
 		}
 		admin.screenshot("admin-users")
 		admin.clearNotice()
 		admin.setValue(row+" select", "senior")
-		admin.run(chromedp.Click(chromedp.CSS(row+` form:first-of-type button`)), chromedp.WaitVisible(chromedp.CSS(doneNotice)))
-		if got := admin.text(row); !strings.Contains(got, "senior") {
+		admin.press(row+` form:first-of-type button`, doneNotice)
+		if got := admin.textOf(row); !strings.Contains(got, "senior") {
 			t.Fatalf("after the role change: %q", got)
 		}
 		admin.clearNotice()
 		admin.press(row+` button.danger`, doneNotice)
-		if got := admin.text(row); !strings.Contains(got, "disabled") {
+		if got := admin.textOf(row); !strings.Contains(got, "disabled") {
 			t.Fatalf("after disabling: %q", got)
 		}
 	})
@@ -116,7 +124,7 @@ func TestAdminInBrowser(t *testing.T) {
 		admin.run(chromedp.Click(chromedp.CSS("#scope-read")))
 		admin.submitForm(map[string]string{"#nk-name": "ci-script"}, "#create-key-submit", "#new-key")
 		key := get(admin, chromedp.Value(chromedp.CSS("#new-key")))
-		prefix := admin.text(`tr[data-key="ci-script"] code`)
+		prefix := admin.textOf(`tr[data-key="ci-script"] code`)
 		if len(key) < 20 || !strings.HasPrefix(key, strings.TrimSuffix(prefix, "…")) {
 			t.Fatalf("key %q does not match its listed prefix %q", key, prefix)
 		}
@@ -149,7 +157,7 @@ func TestAdminInBrowser(t *testing.T) {
 			t.Fatalf("URL to configure %q, want %q", got, want)
 		}
 		first := get(admin, chromedp.Value(chromedp.CSS("#shown-secret")))
-		if got := admin.text(`tr[data-source="mail-gw"] .intake-url`); got != want {
+		if got := admin.textOf(`tr[data-source="mail-gw"] .intake-url`); got != want {
 			t.Fatalf("listed URL %q, want %q", got, want)
 		}
 		admin.screenshot("admin-webhooks")
@@ -171,9 +179,9 @@ func TestAdminInBrowser(t *testing.T) {
 		admin.submitForm(map[string]string{"#pr-name": "hosts need a manager", "#pr-condition": cond}, "#rule-submit", "#condition-error")
 		where := fmt.Sprintf(`#condition-error[data-line="%d"][data-column="%d"]`, ce.Line, ce.Column)
 		if !admin.exists(where) {
-			t.Fatalf("error not at line %d column %d: %q", ce.Line, ce.Column, admin.text("#condition-error"))
+			t.Fatalf("error not at line %d column %d: %q", ce.Line, ce.Column, admin.textOf("#condition-error"))
 		}
-		if got := admin.text("#condition-error"); !strings.Contains(got, fmt.Sprintf("Line %d, column %d", ce.Line, ce.Column)) {
+		if got := admin.textOf("#condition-error"); !strings.Contains(got, fmt.Sprintf("Line %d, column %d", ce.Line, ce.Column)) {
 			t.Fatalf("error text %q", got)
 		}
 		if got := get(admin, chromedp.Value(chromedp.CSS("#pr-condition"))); got != cond {
@@ -198,7 +206,7 @@ func TestAdminInBrowser(t *testing.T) {
 			t.Fatal("the LLM key is shown, or not marked as stored")
 		}
 		admin.submitForm(map[string]string{"#setting-rate_limits-read_per_minute": "many"}, "#setting-rate_limits-submit", `#setting-rate_limits .notice.error`)
-		if got := admin.text(`#setting-rate_limits .notice.error`); !strings.Contains(got, "read_per_minute") {
+		if got := admin.textOf(`#setting-rate_limits .notice.error`); !strings.Contains(got, "read_per_minute") {
 			t.Fatalf("a bad number is reported as %q", got)
 		}
 		admin.screenshot("admin-settings")
@@ -227,7 +235,7 @@ func TestAdminInBrowser(t *testing.T) {
 			t.Fatal("an analyst is offered the admin area")
 		}
 		analyst.open("/admin/users")
-		if got := analyst.text("h1"); got != "Not allowed" {
+		if got := analyst.textOf("h1"); got != "Not allowed" {
 			t.Fatalf("an analyst opening the users page sees %q", got)
 		}
 		status := get(analyst, chromedp.Evaluate[string](`(async () => {
@@ -259,23 +267,23 @@ func TestAdminInBrowser(t *testing.T) {
 		admin.run(chromedp.Click(chromedp.CSS(`#form-scan_host button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(doneNotice)))
 		admin.clearNotice()
 		admin.submitForm(map[string]string{"#u-assignee": "sam"}, `form[action$="/update"] button[type="submit"]`, doneNotice)
-		if got := admin.text("#assignee"); got != "sam" {
+		if got := admin.textOf("#assignee"); got != "sam" {
 			t.Fatalf("assignee shows %q", got)
 		}
 		for _, sel := range []string{`li[data-kind="incident"][data-event="created"]`, `li[data-kind="triage"][data-event="completed"]`,
 			`li[data-kind="action"][data-event="requested"]`, `li[data-kind="audit"][data-event="incident.update"]`} {
 			if !admin.exists("#timeline " + sel) {
-				t.Fatalf("timeline lacks %s: %q", sel, admin.text("#timeline"))
+				t.Fatalf("timeline lacks %s: %q", sel, admin.textOf("#timeline"))
 			}
 		}
 		order := get(admin, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#timeline li")].map(l => l.dataset.kind + ":" + l.dataset.event)`))
 		if order[0] != "incident:created" {
 			t.Fatalf("timeline does not start with the creation: %v", order)
 		}
-		if got := admin.text(`#timeline li[data-kind="triage"][data-event="completed"]`); !strings.Contains(got, "malicious") {
+		if got := admin.textOf(`#timeline li[data-kind="triage"][data-event="completed"]`); !strings.Contains(got, "malicious") {
 			t.Fatalf("triage entry %q lacks the verdict", got)
 		}
-		if got := admin.text(`#timeline li[data-kind="audit"][data-event="incident.update"]`); !strings.Contains(got, "assignee to sam") || strings.Contains(got, "severity") {
+		if got := admin.textOf(`#timeline li[data-kind="audit"][data-event="incident.update"]`); !strings.Contains(got, "assignee to sam") || strings.Contains(got, "severity") {
 			t.Fatalf("update entry %q", got)
 		}
 		admin.screenshot("incident-timeline")
