@@ -194,6 +194,7 @@ type updateIncidentRequest struct {
 	Severity   *string `json:"severity"`
 	Status     *string `json:"status"`
 	Resolution *string `json:"resolution"`
+	Assignee   *string `json:"assignee"`
 }
 
 func (s *server) updateIncident(c *gin.Context) (reply, error) {
@@ -202,8 +203,8 @@ func (s *server) updateIncident(c *gin.Context) (reply, error) {
 		return reply{}, err
 	}
 	bad := map[string]string{}
-	if req.Severity == nil && req.Status == nil && req.Resolution == nil {
-		bad["body"] = "give at least one of severity, status, resolution"
+	if req.Severity == nil && req.Status == nil && req.Resolution == nil && req.Assignee == nil {
+		bad["body"] = "give at least one of severity, status, resolution, assignee"
 	}
 	if req.Severity != nil && !slices.Contains(store.Severities, *req.Severity) {
 		bad["severity"] = "must be one of " + strings.Join(store.Severities, ", ")
@@ -215,15 +216,20 @@ func (s *server) updateIncident(c *gin.Context) (reply, error) {
 		r := optionalText(bad, "resolution", req.Resolution, maxTextLen)
 		req.Resolution = &r
 	}
+	if req.Assignee != nil {
+		a := optionalText(bad, "assignee", req.Assignee, maxAssigneeLen)
+		req.Assignee = &a
+	}
 	if len(bad) > 0 {
 		return reply{}, validationError(bad)
 	}
 	inc, err := s.store.UpdateIncident(c, c.Param("id"), store.IncidentUpdate{
-		Severity: req.Severity, Status: req.Status, Resolution: req.Resolution,
+		Severity: req.Severity, Status: req.Status, Resolution: req.Resolution, Assignee: req.Assignee,
 	})
 	if err != nil {
 		return reply{}, orNotFound(err, incidentNotFound)
 	}
+	setAuditDetails(c, incidentChanges(req))
 	return ok(detailOf(inc)), nil
 }
 
@@ -240,4 +246,19 @@ func orNotFound(err error, what string) error {
 		return notFound(what)
 	}
 	return err
+}
+
+// incidentChanges is what an update set, for the audit trail and the
+// incident's timeline; the resolution text is named, not copied.
+func incidentChanges(r updateIncidentRequest) map[string]any {
+	d := map[string]any{}
+	for field, v := range map[string]*string{"severity": r.Severity, "status": r.Status, "assignee": r.Assignee} {
+		if v != nil {
+			d[field] = *v
+		}
+	}
+	if r.Resolution != nil {
+		d["resolution_changed"] = true
+	}
+	return d
 }

@@ -184,6 +184,8 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{del, "/incidents/:id", admin, ScopeAdmin, LimitWrite, "incident.delete"}, s.deleteIncident)
 	a.handle(Route{post, "/incidents/:id/triage", analyst, ScopeWrite, LimitTriage, "incident.triage"}, s.triageIncident)
 	a.handle(Route{get, "/incidents/:id/triages", viewer, ScopeRead, LimitRead, ""}, s.listTriages)
+	a.handle(Route{get, "/incidents/:id/timeline", viewer, ScopeRead, LimitRead, ""}, s.incidentTimeline)
+	a.handle(Route{get, "/incidents/:id/executions", viewer, ScopeRead, LimitRead, ""}, s.listIncidentExecutions)
 
 	a.handle(Route{get, "/users", manager, ScopeRead, LimitRead, ""}, s.listUsers)
 	a.handle(Route{get, "/users/me", viewer, ScopeRead, LimitRead, ""}, s.currentUser)
@@ -214,6 +216,7 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{post, "/webhooks", manager, ScopeAdmin, LimitWrite, "webhook.register"}, s.registerWebhook)
 	a.handle(Route{get, "/webhooks/:source", manager, ScopeRead, LimitRead, ""}, s.getWebhook)
 	a.handle(Route{del, "/webhooks/:source", manager, ScopeAdmin, LimitWrite, "webhook.delete"}, s.deleteWebhook)
+	a.handle(Route{post, "/webhooks/:source/rotate-secret", manager, ScopeAdmin, LimitWrite, "webhook.rotate_secret"}, s.rotateWebhookSecret)
 
 	// Playbooks.
 	a.handle(Route{get, "/playbooks", viewer, ScopeRead, LimitRead, ""}, s.listPlaybooks)

@@ -204,7 +204,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	// The dashboard shares the engine and sends every read and write to
 	// the API's handler, so the API's checks decide each of them.
 	web.New(web.Options{API: router, TemporalUIURL: cfg.TemporalUIURL,
-		TemporalNamespace: cfg.TemporalNamespace, Log: log}).Mount(router.Engine)
+		TemporalNamespace: cfg.TemporalNamespace, PublicURL: cfg.PublicURL, Log: log}).Mount(router.Engine)
 	srv := &http.Server{
 		Handler:           router,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -6,9 +6,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,26 +29,48 @@ type server struct {
 	base string
 }
 
-// startServer runs vigil serve until the test ends.
+// shared is the one vigil serve every browser test of the package uses:
+// the process's metrics registry takes one server, and one Temporal dev
+// server is enough. TestMain stops it.
+var shared struct {
+	once sync.Once
+	srv  *server
+	err  error
+	stop func()
+}
+
+// startServer returns the package's running vigil serve, starting it on
+// first use.
 func startServer(t *testing.T) *server {
 	t.Helper()
+	shared.once.Do(func() { shared.srv, shared.stop, shared.err = launch() })
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.srv
+}
+
+// launch starts a Temporal dev server and vigil serve, and waits until
+// it is ready.
+func launch() (*server, func(), error) {
 	ctx := context.Background()
 	tmp, err := testenv.StartTemporal(ctx)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
-	t.Cleanup(tmp.Stop)
 	cfg, err := app.ConfigFromEnv()
 	if err != nil {
-		t.Fatal(err)
+		tmp.Stop()
+		return nil, nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		tmp.Stop()
+		return nil, nil, err
 	}
 	cfg.HTTPAddr = ln.Addr().String()
 	ln.Close()
-	cfg.DatabaseURL = testenv.DatabaseURL(t)
+	cfg.DatabaseURL = databaseURL
 	cfg.TemporalAddress = tmp.Server.FrontendHostPort()
 	cfg.BootstrapAdminKey = adminKey
 	cfg.SecretKey = "e2e-test-secret-key-0123456789abcdef"
@@ -55,24 +79,31 @@ func startServer(t *testing.T) *server {
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- app.Run(runCtx, cfg, app.ModeServe, testenv.Logger()) }()
-	t.Cleanup(func() {
+	stop := func() {
 		cancel()
 		select {
 		case <-done:
 		case <-time.After(20 * time.Second):
-			t.Error("vigil serve did not stop")
+			fmt.Fprintln(os.Stderr, "vigil serve did not stop")
 		}
-	})
+		tmp.Stop()
+	}
 	s := &server{base: "http://" + cfg.HTTPAddr}
-	testenv.Eventually(t, 60*time.Second, func() bool {
+	deadline := time.Now().Add(60 * time.Second)
+	for {
 		res, err := http.Get(s.base + "/ready")
-		if err != nil {
-			return false
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return s, stop, nil
+			}
 		}
-		res.Body.Close()
-		return res.StatusCode == http.StatusOK
-	}, "vigil serve never became ready")
-	return s
+		if time.Now().After(deadline) {
+			stop()
+			return nil, nil, fmt.Errorf("vigil serve never became ready")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // api calls the JSON API with the admin key and returns the "data"

@@ -8,5 +8,5 @@ cd "$root"
 mkdir -p docs/screenshots
 VIGIL_REQUIRE_BROWSER=1 VIGIL_SCREENSHOT_DIR="$root/docs/screenshots" \
   VIGIL_TEMPORAL_BIN="$root/bin/temporal" GOTOOLCHAIN=local \
-  go test -count=1 -run 'TestDashboardInBrowser' ./e2e/
+  go test -count=1 -run 'TestDashboardInBrowser|TestAdminInBrowser' ./e2e/
 ls -1 docs/screenshots/dashboard-*.png

@@ -308,6 +308,7 @@ type IncidentUpdate struct {
 	Severity   *string
 	Status     *string
 	Resolution *string
+	Assignee   *string
 }
 
 // UpdateIncident applies the non-nil fields and returns the updated row.
@@ -325,6 +326,9 @@ func (s *Store) UpdateIncident(ctx context.Context, id string, u IncidentUpdate)
 	}
 	if u.Resolution != nil {
 		changes["resolution"] = *u.Resolution
+	}
+	if u.Assignee != nil {
+		changes["assignee"] = *u.Assignee
 	}
 	res := s.db.WithContext(ctx).Model(&Incident{}).Where("id = ?", id).Updates(changes)
 	if res.Error != nil {

@@ -87,3 +87,16 @@ func (s *Store) SweepReplays(ctx context.Context) error {
 	}
 	return nil
 }
+
+// SetWebhookSecret replaces a source's sealed secret and nothing else.
+func (s *Store) SetWebhookSecret(ctx context.Context, source, sealed string) error {
+	res := s.db.WithContext(ctx).Model(&WebhookSource{}).Where("source = ?", source).
+		Updates(map[string]any{"secret_encrypted": sealed, "updated_at": Now()})
+	if res.Error != nil {
+		return fmt.Errorf("set webhook secret: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

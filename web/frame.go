@@ -72,6 +72,7 @@ var doneMessages = map[string]string{
 	"restored":            "Version restored: it is now the newest version.",
 	"key_revoked":         "Key revoked.",
 	"user_created":        "User created.",
+	"user_updated":        "User updated.",
 }
 
 // navEntry is one item of the navigation.
@@ -89,10 +90,23 @@ var navigation = []navEntry{
 	{"system", "Health", "/system"},
 }
 
-// placeholders are navigation entries whose pages are not built yet.
-var placeholders = []navEntry{
-	{"admin", "Admin", "/admin"},
+// navRoles hides entries from roles their pages would only refuse; the
+// API still decides every read and write behind them.
+var navRoles = map[string]string{"admin": "manager"}
+
+// navFor is the navigation as the user's role shows it.
+func navFor(u sessionUser) []navEntry {
+	out := make([]navEntry, 0, len(navigation))
+	for _, e := range navigation {
+		if r, ok := navRoles[e.Key]; !ok || u.AtLeast(r) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
+
+// placeholders are navigation entries whose pages are not built yet.
+var placeholders = []navEntry{}
 
 func (d *Dashboard) placeholder(p navEntry) pageFunc {
 	return func(_ *gin.Context, v *view) (string, error) {
@@ -102,7 +116,7 @@ func (d *Dashboard) placeholder(p navEntry) pageFunc {
 }
 
 var funcs = template.FuncMap{
-	"nav":   func() []navEntry { return navigation },
+	"nav":   navFor,
 	"ago":   ago,
 	"until": until,
 	"list":  func(s ...string) []string { return s },
@@ -125,8 +139,11 @@ var funcs = template.FuncMap{
 		}
 		return string(b)
 	},
-	"pct":   func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
-	"title": func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"pct": func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
+	// isText keeps structured details (positions) out of a list of
+	// messages; the page that understands them shows them its own way.
+	"isText": func(v any) bool { _, ok := v.(string); return ok },
+	"title":  func(s string) string { return strings.ReplaceAll(s, "_", " ") },
 	"deref": func(p *string) string {
 		if p == nil {
 			return ""

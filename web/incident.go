@@ -70,11 +70,41 @@ type triageRecord struct {
 	WorkflowID         string              `json:"workflow_id"`
 }
 
+// timelineEntry is one entry of GET /api/incidents/:id/timeline.
+type timelineEntry struct {
+	At         time.Time `json:"at"`
+	Kind       string    `json:"kind"`
+	Event      string    `json:"event"`
+	Actor      string    `json:"actor"`
+	Summary    string    `json:"summary"`
+	Outcome    string    `json:"outcome"`
+	Ref        string    `json:"ref"`
+	WorkflowID string    `json:"workflow_id"`
+}
+
+// incidentRun is a playbook run of GET /api/incidents/:id/executions.
+type incidentRun struct {
+	ExecutionID    string     `json:"execution_id"`
+	PlaybookID     string     `json:"playbook_id"`
+	PlaybookName   string     `json:"playbook_name"`
+	Version        string     `json:"version"`
+	Status         string     `json:"status"`
+	TriggeredBy    string     `json:"triggered_by"`
+	StartedAt      time.Time  `json:"started_at"`
+	CompletedAt    *time.Time `json:"completed_at"`
+	StepsCompleted int        `json:"steps_completed"`
+	StepsTotal     int        `json:"steps_total"`
+	DurationMS     int64      `json:"duration_ms"`
+	WorkflowID     string     `json:"workflow_id"`
+}
+
 type incidentData struct {
 	Incident incidentDetail
 	Actions  []action
 	Forms    []actionForm
 	Triages  []triageRecord
+	Timeline []timelineEntry
+	Runs     []incidentRun
 }
 
 func (d *Dashboard) incident(c *gin.Context, v *view) (string, error) {
@@ -96,6 +126,12 @@ func (d *Dashboard) incident(c *gin.Context, v *view) (string, error) {
 		return "", err
 	}
 	data.Forms = actionForms(types, data.Incident)
+	if err := d.api.call(c.Request, http.MethodGet, "/api/incidents/"+id+"/timeline", nil, &data.Timeline); err != nil {
+		return "", err
+	}
+	if err := d.api.call(c.Request, http.MethodGet, "/api/incidents/"+id+"/executions", nil, &data.Runs); err != nil {
+		return "", err
+	}
 	return "incident", nil
 }
 
@@ -181,10 +217,18 @@ func (d *Dashboard) triage(c *gin.Context, _ *view) (string, error) {
 func (d *Dashboard) updateIncident(c *gin.Context, _ *view) (string, error) {
 	id := url.PathEscape(c.Param("id"))
 	body := map[string]string{}
-	for _, k := range []string{"status", "severity", "resolution"} {
-		if v, ok := c.GetPostForm(k); ok && (v != "" || k == "resolution") {
+	for _, k := range []string{"status", "severity", "resolution", "assignee"} {
+		// The form carries what it showed; a field left as it was is not
+		// sent, so the audit trail and the timeline name real changes.
+		if orig, shown := c.GetPostForm("was_" + k); shown && orig == c.PostForm(k) {
+			continue
+		}
+		if v, ok := c.GetPostForm(k); ok && (v != "" || k == "resolution" || k == "assignee") {
 			body[k] = v
 		}
+	}
+	if len(body) == 0 {
+		return "/incidents/" + id, nil
 	}
 	if err := d.api.call(c.Request, http.MethodPut, "/api/incidents/"+id, body, nil); err != nil {
 		return "", err

@@ -175,22 +175,11 @@ func (d *Dashboard) form(fn formFunc) gin.HandlerFunc {
 			return
 		}
 		next, err := fn(c, v)
-		var apiErr *APIError
-		if err == nil {
-			c.Redirect(http.StatusSeeOther, next)
+		if err != nil {
+			d.refuse(c, v, err)
 			return
 		}
-		if !errors.As(err, &apiErr) {
-			d.fail(c, v, err)
-			return
-		}
-		v.FormKey, v.FormErr = c.PostForm("form"), apiErr
-		redisplay, ok := d.redisplay(c)
-		if !ok {
-			d.fail(c, v, err)
-			return
-		}
-		d.show(c, apiErr.Status, v, redisplay)
+		c.Redirect(http.StatusSeeOther, next)
 	}
 }
 

@@ -94,6 +94,8 @@ func (d *Dashboard) redisplay(c *gin.Context) (pageFunc, bool) {
 		return d.playbookDetail, true
 	case strings.HasPrefix(p, "/kill-switch"):
 		return d.killSwitch, true
+	case strings.HasPrefix(p, "/admin/"):
+		return d.adminRedisplay(p)
 	}
 	return nil, false
 }

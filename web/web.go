@@ -37,7 +37,10 @@ type Options struct {
 	TemporalUIURL string
 	// TemporalNamespace names the namespace in those links.
 	TemporalNamespace string
-	Log               *slog.Logger
+	// PublicURL is where senders and browsers reach this service
+	// (VIGIL_PUBLIC_URL); empty means the address a request came to.
+	PublicURL string
+	Log       *slog.Logger
 }
 
 // Dashboard serves the pages.
@@ -55,6 +58,7 @@ func New(opts Options) *Dashboard {
 		opts.TemporalUIURL = DefaultTemporalUIURL
 	}
 	opts.TemporalUIURL = strings.TrimRight(opts.TemporalUIURL, "/")
+	opts.PublicURL = strings.TrimRight(opts.PublicURL, "/")
 	if opts.TemporalNamespace == "" {
 		opts.TemporalNamespace = "default"
 	}
@@ -101,6 +105,25 @@ func (d *Dashboard) Mount(r gin.IRouter) {
 	g.GET("/kill-switch/banner", d.killSwitchBanner)
 	g.POST("/kill-switch", d.form(d.setKillSwitch))
 	g.GET("/system", d.page(d.system))
+	g.GET("/admin", d.page(d.adminHub))
+	g.GET("/admin/users", d.page(d.adminUsers))
+	g.POST("/admin/users", d.form(d.createUser))
+	g.POST("/admin/users/:id", d.form(d.updateUser))
+	g.GET("/admin/api-keys", d.page(d.adminKeys))
+	g.POST("/admin/api-keys", d.reveal(d.createKey))
+	g.POST("/admin/api-keys/:id/revoke", d.form(d.revokeKey))
+	g.GET("/admin/webhooks", d.page(d.adminWebhooks))
+	g.POST("/admin/webhooks", d.reveal(d.registerWebhook))
+	g.POST("/admin/webhooks/:source/rotate", d.reveal(d.rotateWebhook))
+	g.POST("/admin/webhooks/:source/delete", d.form(d.deleteWebhook))
+	g.GET("/admin/policies", d.page(d.adminPolicies))
+	g.POST("/admin/policies", d.form(d.createPolicy))
+	g.GET("/admin/policies/:id", d.page(d.adminPolicy))
+	g.POST("/admin/policies/:id", d.form(d.updatePolicy))
+	g.POST("/admin/policies/:id/delete", d.form(d.deletePolicy))
+	g.GET("/admin/settings", d.page(d.adminSettings))
+	g.POST("/admin/settings/:key", d.form(d.saveSetting))
+	g.GET("/admin/audit", d.page(d.adminAudit))
 	for _, p := range placeholders {
 		g.GET(p.Path, d.page(d.placeholder(p)))
 	}

@@ -220,22 +220,34 @@ func (nopTemporalLogger) Error(string, ...any) {}
 // cleanup, or a SQLite file in a temporary directory.
 func DatabaseURL(t testing.TB) string {
 	t.Helper()
+	url, cleanup, err := NewDatabaseURL(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	return url
+}
+
+// NewDatabaseURL is DatabaseURL for callers without a test (TestMain):
+// a SQLite file in dir, or a fresh PostgreSQL schema that cleanup drops.
+func NewDatabaseURL(dir string) (string, func(), error) {
 	base := os.Getenv("TEST_DATABASE_URL")
 	if base == "" {
-		return filepath.Join(t.TempDir(), "vigil.db")
+		return filepath.Join(dir, "vigil.db"), func() {}, nil
 	}
 	schema := "t_" + randomHex(8)
 	admin, err := gorm.Open(postgres.Open(base), &gorm.Config{})
 	if err != nil {
-		t.Fatalf("connect to PostgreSQL: %v", err)
+		return "", nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
 	adminDB, _ := admin.DB()
 	if err := admin.Exec("CREATE SCHEMA " + schema).Error; err != nil {
-		t.Fatal(err)
+		_ = adminDB.Close()
+		return "", nil, err
 	}
-	t.Cleanup(func() {
+	cleanup := func() {
 		_ = admin.Exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE").Error
 		_ = adminDB.Close()
-	})
-	return withSearchPath(base, schema)
+	}
+	return withSearchPath(base, schema), cleanup, nil
 }

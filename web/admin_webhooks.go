@@ -1,0 +1,111 @@
+package web
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+// webhookRow is a source as GET /api/webhooks lists it.
+type webhookRow struct {
+	Source          string            `json:"source"`
+	AutoTriage      bool              `json:"auto_triage"`
+	Playbook        string            `json:"playbook"`
+	SeverityMapping map[string]string `json:"severity_mapping"`
+	SecretSet       bool              `json:"secret_set"`
+	IntakePath      string            `json:"intake_path"`
+	CreatedAt       time.Time         `json:"created_at"`
+	UpdatedAt       time.Time         `json:"updated_at"`
+	// Secret is only in the answer to a registration or rotation.
+	Secret string `json:"secret"`
+}
+
+type webhooksData struct {
+	Rows []webhookRow
+	// Base is where senders reach this service.
+	Base string
+	// Suggested prefills the secret field of the registration form.
+	Suggested string
+	// Shown is the source just registered or rotated, with its secret.
+	Shown *webhookRow
+}
+
+// IntakeURL is the address a sender posts its alerts to.
+func (d webhooksData) IntakeURL(w webhookRow) string { return d.Base + w.IntakePath }
+
+func (d *Dashboard) adminWebhooks(c *gin.Context, v *view) (string, error) {
+	v.Title, v.Nav = "Webhook sources", "admin"
+	data, _ := v.Data.(*webhooksData)
+	if data == nil {
+		data = &webhooksData{}
+	}
+	data.Base, data.Suggested = d.baseURL(c), newSecret()
+	v.Data = data
+	if err := d.api.call(c.Request, http.MethodGet, "/api/webhooks", nil, &data.Rows); err != nil {
+		return "", err
+	}
+	return "adminwebhooks", nil
+}
+
+// baseURL is VIGIL_PUBLIC_URL, or the address this request came to.
+func (d *Dashboard) baseURL(c *gin.Context) string {
+	if d.opts.PublicURL != "" {
+		return d.opts.PublicURL
+	}
+	scheme := "http"
+	if c.Request.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + c.Request.Host
+}
+
+// newSecret suggests a signing secret; the admin may replace it with the
+// one the sender gives.
+func newSecret() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// registerWebhook registers (or replaces) a source and shows its URL and
+// secret once.
+func (d *Dashboard) registerWebhook(c *gin.Context, v *view) (string, error) {
+	mapping := map[string]string{}
+	for _, line := range strings.Split(c.PostForm("severity_mapping"), "\n") {
+		if from, to, ok := strings.Cut(line, "="); ok && strings.TrimSpace(from) != "" {
+			mapping[strings.TrimSpace(from)] = strings.TrimSpace(to)
+		}
+	}
+	body := map[string]any{"source": strings.TrimSpace(c.PostForm("source")), "secret": c.PostForm("secret"),
+		"auto_triage": c.PostForm("auto_triage") == "true", "playbook": strings.TrimSpace(c.PostForm("playbook")),
+		"severity_mapping": mapping}
+	shown := &webhookRow{}
+	if err := d.api.call(c.Request, http.MethodPost, "/api/webhooks", body, shown); err != nil {
+		return "", err
+	}
+	shown.Secret = c.PostForm("secret")
+	v.Data = &webhooksData{Shown: shown}
+	return d.adminWebhooks(c, v)
+}
+
+// rotateWebhook has the API generate a new secret and shows it once.
+func (d *Dashboard) rotateWebhook(c *gin.Context, v *view) (string, error) {
+	shown := &webhookRow{}
+	if err := d.api.call(c.Request, http.MethodPost, "/api/webhooks/"+url.PathEscape(c.Param("source"))+"/rotate-secret", nil, shown); err != nil {
+		return "", err
+	}
+	v.Data = &webhooksData{Shown: shown}
+	return d.adminWebhooks(c, v)
+}
+
+func (d *Dashboard) deleteWebhook(c *gin.Context, _ *view) (string, error) {
+	if err := d.api.call(c.Request, http.MethodDelete, "/api/webhooks/"+url.PathEscape(c.Param("source")), nil, nil); err != nil {
+		return "", err
+	}
+	return "/admin/webhooks?done=deleted", nil
+}
