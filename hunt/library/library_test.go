@@ -119,6 +119,40 @@ func TestLibraryFindsPlantedRows(t *testing.T) {
 	}
 }
 
+// TestSPLTemplates sends every rendered SPL template to the Splunk peer,
+// which refuses a search that does not reference each key field of the
+// query and its sourcetype.
+func TestSPLTemplates(t *testing.T) {
+	var want []string
+	peer := huntest.SplunkPeer(t, "tok", func(search string) error {
+		for _, f := range want {
+			if !strings.Contains(search, f) {
+				return fmt.Errorf("search does not reference %s", f)
+			}
+		}
+		if strings.Contains(search, "$") {
+			return fmt.Errorf("unfilled token in %s", search)
+		}
+		return nil
+	}, []map[string]any{{"host": "ws-01"}})
+	src, err := datasource.Open(datasource.Config{Kind: datasource.KindSIEMSearch,
+		Settings: map[string]any{"url": peer.URL}, Credentials: map[string]string{"token": "tok"}}, datasource.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for _, q := range library.All() {
+		params, _ := q.Bind(nil)
+		want = append(slices.Clone(q.Keys), "sourcetype=")
+		if _, err := src.Run(context.Background(), datasource.Request{Query: q.RenderSPL(params), From: now.Add(-time.Hour), To: now}); err != nil {
+			t.Errorf("%s: %v", q.ID, err)
+		}
+	}
+	if n := len(peer.Requests()); n != len(library.All()) {
+		t.Fatalf("peer accepted %d searches", n)
+	}
+}
+
 func TestBindParams(t *testing.T) {
 	q, _ := library.Get("ca-brute-force")
 	got, err := q.Bind(map[string]any{"min_failures": float64(3)})
