@@ -26,6 +26,7 @@ Commands:
   keys create    create an API key for a user and print it once (--user, --name, --scopes, --expires-in)
   playbook validate FILE...  check playbook YAML files (exit 1 on errors)
   triage eval DIR  score the built-in analyzer on labelled cases (--json, --verbose; exit 1 on load errors)
+  hunts demo-data  load demo events into a sql data source or a new SQLite file (--source, --sqlite, --scale)
   secrets rotate re-seal stored secrets under a new VIGIL_SECRET_KEY (--old-key-file, --old-key-stdin, --dry-run)
   version        print the version
 
@@ -65,6 +66,8 @@ func run(ctx context.Context, args []string) error {
 		return runSecrets(ctx, rest)
 	case "triage":
 		return runTriage(ctx, rest)
+	case "hunts":
+		return runHunts(ctx, rest)
 	case "version", "--version", "-v":
 		fmt.Println("vigil", app.Version)
 		return nil
