@@ -186,7 +186,7 @@ func (s *Store) ListHunts(ctx context.Context, f HuntFilter) ([]Hunt, int64, err
 	if f.Tag != "" {
 		// Tags are a JSON array of strings; the quoted form cannot match
 		// inside another tag.
-		q = q.Where("tags LIKE ?", "%"+jsonQuoted(f.Tag)+"%")
+		q = q.Where("CAST(tags AS TEXT) LIKE ?", "%"+jsonQuoted(f.Tag)+"%")
 	}
 	var total int64
 	if err := q.Count(&total).Error; err != nil {
