@@ -64,6 +64,9 @@ type Options struct {
 	// PublicURL is where operators reach Vigil (VIGIL_PUBLIC_URL); the
 	// summaries of runs the API starts link to their incident there.
 	PublicURL string
+	// StorePaths are Vigil's own database files, which a hunt data source
+	// may never open.
+	StorePaths []string
 	// Registerer receives the HTTP metrics; nil means a private registry.
 	Registerer prometheus.Registerer
 	// Gatherer serves /metrics; nil means the private registry.
@@ -227,6 +230,7 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{post, "/kill-switch/activate", manager, ScopeWrite, LimitWrite, "kill_switch.activate"}, s.activateKillSwitch)
 	a.handle(Route{post, "/kill-switch/deactivate", manager, ScopeWrite, LimitWrite, "kill_switch.deactivate"}, s.deactivateKillSwitch)
 	a.handle(Route{get, "/connectors/health", viewer, ScopeRead, LimitRead, ""}, s.connectorHealth)
+	registerHunts(a, s)
 	return &Router{Engine: r, Access: a.list}
 }
 

@@ -163,6 +163,7 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 			return err
 		}
 		w = NewWorkerLinking(tc, st, svc, log, cfg.ShutdownTimeout, runview.Links{PublicURL: cfg.PublicURL})
+		RegisterHunts(w, st, box, StorePaths(cfg))
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
 		}
@@ -206,7 +207,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
 		Connectors: NewConnectors(st), Secrets: box, Dispatcher: dispatcher,
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
-		Registerer: reg, Gatherer: prometheus.DefaultGatherer,
+		Registerer: reg, Gatherer: prometheus.DefaultGatherer, StorePaths: StorePaths(cfg),
 	})
 	// The dashboard shares the engine and sends every read and write to
 	// the API's handler, so the API's checks decide each of them.
