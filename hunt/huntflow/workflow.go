@@ -13,6 +13,7 @@ import (
 
 	"github.com/vigil-soc/vigil/hunt/huntact"
 	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/workflows"
 )
 
 // Names shared with the API.
@@ -82,6 +83,9 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 		return Result{Status: "skipped", Skipped: plan.Skip}, nil
 	}
 	prog.RunID, prog.Total = plan.RunID, len(plan.Queries)
+	if err := workflow.UpsertTypedSearchAttributes(ctx, workflows.SearchHuntName.ValueSet(plan.HuntName)); err != nil {
+		return Result{}, err
+	}
 	maxRuntime := DefaultMaxRuntime
 	if plan.MaxRuntimeSecs > 0 {
 		maxRuntime = time.Duration(plan.MaxRuntimeSecs) * time.Second
