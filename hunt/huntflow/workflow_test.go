@@ -129,3 +129,33 @@ func TestHuntRunLimits(t *testing.T) {
 		}
 	})
 }
+
+func TestTriggeredHuntsStartOncePerIncident(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	mk := func(name string, tr store.HuntTrigger) *store.Hunt {
+		h := &store.Hunt{Name: name, HuntType: "triggered", Status: "active", Enabled: true, TriggerSpec: store.NewJSON(tr),
+			DataSources: store.NewJSON([]string{"demo"}),
+			Queries:     store.NewJSON([]store.HuntQuery{{Name: "by ip", Query: "SELECT user_name, src_ip FROM auth_events WHERE ts >= :from AND ts < :to AND src_ip = :ip"}})}
+		if err := e.st.CreateHunt(ctx, h); err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	match := mk("phish follow-up", store.HuntTrigger{IncidentTypes: []string{"phishing"}, Severities: []string{"high", "critical"}})
+	mk("malware only", store.HuntTrigger{IncidentTypes: []string{"malware"}})
+	inc := huntflow.TriggerIncident{ID: "inc-1", Type: "phishing", Severity: "high", Indicators: map[string]any{"ip": "198.51.100.23"}}
+	for range 2 {
+		started, err := huntflow.StartTriggeredHunts(ctx, e.c, e.st, queue, inc)
+		if err != nil || len(started) != 1 || started[0] != huntflow.WorkflowID(match.ID, "incident-inc-1") {
+			t.Fatalf("started %v, %v", started, err)
+		}
+	}
+	var res huntflow.Result
+	if err := e.c.GetWorkflow(ctx, huntflow.WorkflowID(match.ID, "incident-inc-1"), "").Get(ctx, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != store.HuntRunCompleted || res.TotalFindings != 8 {
+		t.Fatalf("triggered run with the incident's ip: %+v", res)
+	}
+}
