@@ -45,6 +45,9 @@ func TestHuntsInBrowser(t *testing.T) {
 	if got := u.text("article.finding pre"); !strings.Contains(got, "198.51.100.23") {
 		t.Fatalf("finding evidence %q lacks the spraying address", got)
 	}
+	if u.text("#runs tbody time") == "" {
+		t.Fatal("the run's start time is not shown")
+	}
 	u.screenshot("hunt")
 	u.run(chromedp.Click(chromedp.CSS("article.finding button")), chromedp.WaitVisible(chromedp.CSS("h1")))
 	if !strings.Contains(u.text("main"), "Finding promoted") {
