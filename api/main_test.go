@@ -72,6 +72,7 @@ func runMain(m *testing.M) int {
 	env.box = box
 	env.settings = settings.NewService(st, box)
 	env.worker = app.NewWorker(tmp.Client, st, env.settings, testenv.Logger(), 10*time.Second)
+	app.RegisterHunts(env.worker, st, box, nil)
 	if err := env.worker.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 1

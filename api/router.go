@@ -69,6 +69,9 @@ type Options struct {
 	// PublicURL is where operators reach Vigil (VIGIL_PUBLIC_URL); the
 	// summaries of runs the API starts link to their incident there.
 	PublicURL string
+	// StorePaths are Vigil's own database files, which a hunt data source
+	// may never open.
+	StorePaths []string
 	// Registerer receives the HTTP metrics; nil means a private registry.
 	Registerer prometheus.Registerer
 	// Gatherer serves /metrics; nil means the private registry.
@@ -263,6 +266,7 @@ func NewRouter(opts Options) *Router {
 		a.registerCodec()
 	}
 
+	registerHunts(a, s)
 	rt := &Router{Engine: r, Access: a.list, ConnState: s.metrics.connState}
 	doc := &openAPIDoc{}
 	r.GET(OpenAPIPath, doc.handler(rt, opts.Version))

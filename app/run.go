@@ -142,6 +142,7 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 	var w worker.Worker
 	if mode == ModeServe || mode == ModeWorker {
 		w = NewWorkerLinking(tc, st, svc, log, cfg.ShutdownTimeout, runview.Links{PublicURL: cfg.PublicURL})
+		RegisterHunts(w, st, box, StorePaths(cfg))
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
 		}
@@ -186,7 +187,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
 		Connectors: NewConnectors(st), Secrets: box, Dispatcher: dispatcher,
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
-		Registerer: reg, Gatherer: prometheus.Gatherers{reg, prometheus.DefaultGatherer},
+		Registerer: reg, Gatherer: prometheus.Gatherers{reg, prometheus.DefaultGatherer}, StorePaths: StorePaths(cfg),
 		CodecAllowedOrigin: urlOrigin(cfg.TemporalUIURL),
 	}
 	if codec, err := cfg.PayloadCodec(); err != nil {

@@ -14,7 +14,7 @@ http_addr="${VIGIL_HTTP_ADDR:-127.0.0.1:8080}"
 # Vigil's search attributes, all Keyword: 7 of the 10 custom Keyword
 # attributes SQL visibility allows per namespace (workflows/names.go).
 sa_args=()
-for sa in IncidentNumber Severity IncidentType ActionType PlaybookName ActionStatus ApprovalLevel; do
+for sa in IncidentNumber Severity IncidentType ActionType PlaybookName ActionStatus ApprovalLevel HuntName; do
   sa_args+=(--search-attribute "$sa=Keyword")
 done
 

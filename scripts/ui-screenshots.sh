@@ -30,7 +30,7 @@ cleanup() {
 trap cleanup EXIT
 
 sa_args=()
-for sa in IncidentNumber Severity IncidentType ActionType PlaybookName ActionStatus ApprovalLevel; do
+for sa in IncidentNumber Severity IncidentType ActionType PlaybookName ActionStatus ApprovalLevel HuntName; do
   sa_args+=(--search-attribute "$sa=Keyword")
 done
 ./bin/temporal server start-dev --ip 127.0.0.1 --port "$tport" --ui-port "$uport" --log-level warn \

@@ -14,6 +14,8 @@ const (
 	ContextWebhookSecret = "webhook.secret"
 	// ContextLLMAPIKey seals the LLM provider's API key in the llm setting.
 	ContextLLMAPIKey = "llm.api_key"
+	// ContextDataSourceCredentials seals a hunt data source's credentials.
+	ContextDataSourceCredentials = "data_source.credentials"
 )
 
 // OldEnvVar names the environment variable that may carry the previous key

@@ -17,6 +17,7 @@ import (
 // re-seals it with every other secret.
 var sealedSecrets = []sealedSecret{
 	sealedColumn{tableName: "webhook_sources", key: "source", column: "secret_encrypted", context: secrets.ContextWebhookSecret},
+	sealedColumn{tableName: "data_sources", key: "name", column: "credentials_encrypted", context: secrets.ContextDataSourceCredentials},
 	sealedSettingMember{setting: "llm", path: []string{"api_key_encrypted"}, context: secrets.ContextLLMAPIKey},
 }
 

@@ -96,6 +96,11 @@ func seedSecrets(t *testing.T, st *store.Store, key string) map[string]string {
 	if err := st.PutWebhookSource(ctx, &store.WebhookSource{Source: "unsigned"}); err != nil {
 		t.Fatal(err)
 	}
+	ds := &store.DataSource{Name: "es", Kind: "search_index",
+		CredentialsEncrypted: seal(t, b, `{"api_key":"k"}`, secrets.ContextDataSourceCredentials)}
+	if err := st.PutDataSource(ctx, ds); err != nil {
+		t.Fatal(err)
+	}
 	llm := map[string]any{"provider": "openai", "model": "gpt", "api_key_encrypted": seal(t, b, plain["llm"], secrets.ContextLLMAPIKey)}
 	if _, err := st.PutSetting(ctx, "llm", llm, "admin"); err != nil {
 		t.Fatal(err)
@@ -118,6 +123,7 @@ func TestResealSecretsMovesEverySecretToTheNewKey(t *testing.T) {
 	}
 	want := []store.ResealCount{
 		{Place: "webhook_sources.secret_encrypted", Resealed: 2},
+		{Place: "data_sources.credentials_encrypted", Resealed: 1},
 		{Place: "settings.llm.api_key_encrypted", Resealed: 1},
 	}
 	if !reflect.DeepEqual(counts, want) {
@@ -157,6 +163,7 @@ func TestResealSecretsMovesEverySecretToTheNewKey(t *testing.T) {
 		t.Fatalf("second run: %v", err)
 	}
 	want[0].Resealed, want[0].Current, want[1].Resealed, want[1].Current = 0, 2, 0, 1
+	want[2].Resealed, want[2].Current = 0, 1
 	if !reflect.DeepEqual(counts, want) {
 		t.Fatalf("second run counts %+v, want %+v", counts, want)
 	}
@@ -212,7 +219,7 @@ func TestResealSecretsDryRunWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(counts) != 2 || counts[0].Resealed != 2 || counts[1].Resealed != 1 {
+	if len(counts) != 3 || counts[0].Resealed != 2 || counts[1].Resealed != 1 || counts[2].Resealed != 1 {
 		t.Fatalf("dry run counts %+v", counts)
 	}
 	if after := readSealed(t, st); !reflect.DeepEqual(after, before) {

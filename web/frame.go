@@ -69,6 +69,8 @@ var doneMessages = map[string]string{
 	"rb_pending_approval": "Rollback requested: it waits for approval.",
 	"rb_failed":           "The rollback action failed; see its error below.",
 	"run_started":         "Playbook run started.",
+	"hunt_run":            "Hunt run started; its findings are listed below once it has finished.",
+	"promoted":            "Finding promoted to this incident.",
 	"restored":            "Version restored: it is now the newest version.",
 	"key_revoked":         "Key revoked.",
 	"user_created":        "User created.",
@@ -85,6 +87,7 @@ var navigation = []navEntry{
 	{"approvals", "Approvals", "/approvals"},
 	{"actions", "Actions", "/actions"},
 	{"playbooks", "Playbooks", "/playbooks"},
+	{"hunts", "Hunts", "/hunts"},
 	{"kill-switch", "Kill switch", "/kill-switch"},
 	{"admin", "Admin", "/admin"},
 	{"system", "Health", "/system"},
@@ -162,6 +165,10 @@ func asTime(v any) *time.Time {
 	case *time.Time:
 		if t != nil && !t.IsZero() {
 			return t
+		}
+	case string: // a timestamp as the JSON API writes it, in pages that keep its maps
+		if p, err := time.Parse(time.RFC3339Nano, t); err == nil {
+			return &p
 		}
 	}
 	return nil

@@ -26,6 +26,8 @@ var (
 	SearchActionStatus = temporal.NewSearchAttributeKeyKeyword("ActionStatus")
 	// SearchApprovalLevel is the level a waiting action needs.
 	SearchApprovalLevel = temporal.NewSearchAttributeKeyKeyword("ApprovalLevel")
+	// SearchHuntName is the name of the hunt a hunt run belongs to.
+	SearchHuntName = temporal.NewSearchAttributeKeyKeyword("HuntName")
 )
 
 // Values of SearchActionStatus and of ActionOutcome.Status. Those the
@@ -42,9 +44,9 @@ const (
 // SearchAttributeNames lists the custom search attributes Vigil uses, for
 // registering them on a namespace. All are Keyword attributes, and SQL
 // visibility (PostgreSQL, MySQL, SQLite) allows 10 custom Keyword
-// attributes per namespace: Vigil uses 7 of them, leaving 3.
+// attributes per namespace: Vigil uses 8 of them, leaving 2.
 var SearchAttributeNames = []string{"IncidentNumber", "Severity", "IncidentType", "ActionType", "PlaybookName",
-	"ActionStatus", "ApprovalLevel"}
+	"ActionStatus", "ApprovalLevel", "HuntName"}
 
 // TriageWorkflowID is the ID of one triage run of an incident.
 func TriageWorkflowID(incidentID, triageID string) string {

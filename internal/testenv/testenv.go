@@ -63,7 +63,7 @@ func TemporalBinary() (string, error) {
 // package cannot import workflows (tests of packages the workflows import
 // use it), and a test in workflows keeps the two lists equal.
 var SearchAttributeNames = []string{"IncidentNumber", "Severity", "IncidentType", "ActionType", "PlaybookName",
-	"ActionStatus", "ApprovalLevel"}
+	"ActionStatus", "ApprovalLevel", "HuntName"}
 
 // DevServerArgs are the start-dev flags Vigil needs: its search attributes
 // and a fast task hand-off.

@@ -1,0 +1,359 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+
+	"github.com/vigil-soc/vigil/hunt"
+	"github.com/vigil-soc/vigil/hunt/huntflow"
+	"github.com/vigil-soc/vigil/hunt/library"
+	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/workflows"
+)
+
+// CodeHuntNotExecutable refuses to run a draft hunt (409).
+const CodeHuntNotExecutable = "hunt_not_executable"
+
+type huntRequest struct {
+	Name            *string            `json:"name"`
+	Hypothesis      string             `json:"hypothesis"`
+	HuntType        string             `json:"hunt_type"`
+	Status          string             `json:"status"`
+	Queries         []store.HuntQuery  `json:"queries"`
+	Schedule        store.HuntSchedule `json:"schedule"`
+	Trigger         store.HuntTrigger  `json:"trigger"`
+	MitreTechniques []string           `json:"mitre_techniques"`
+	DataSources     []string           `json:"data_sources"`
+	Tags            []string           `json:"tags"`
+	Enabled         *bool              `json:"enabled"`
+	FailHuntOnError bool               `json:"fail_hunt_on_error"`
+}
+
+type huntView struct {
+	ID              string                  `json:"id"`
+	Name            string                  `json:"name"`
+	Hypothesis      string                  `json:"hypothesis"`
+	HuntType        string                  `json:"hunt_type"`
+	Status          string                  `json:"status"`
+	Queries         []store.HuntQuery       `json:"queries"`
+	Schedule        store.HuntSchedule      `json:"schedule"`
+	Trigger         store.HuntTrigger       `json:"trigger"`
+	MitreTechniques []string                `json:"mitre_techniques"`
+	DataSources     []string                `json:"data_sources"`
+	Tags            []string                `json:"tags"`
+	Enabled         bool                    `json:"enabled"`
+	FailHuntOnError bool                    `json:"fail_hunt_on_error"`
+	ScheduleState   *huntflow.ScheduleState `json:"schedule_state,omitempty"`
+	CreatedAt       time.Time               `json:"created_at"`
+	UpdatedAt       time.Time               `json:"updated_at"`
+}
+
+func viewHunt(h *store.Hunt) huntView {
+	return huntView{ID: h.ID, Name: h.Name, Hypothesis: h.Hypothesis, HuntType: h.HuntType, Status: h.Status,
+		Queries: h.Queries.V, Schedule: h.Schedule.V, Trigger: h.TriggerSpec.V, MitreTechniques: orEmpty(h.MitreTechniques.V),
+		DataSources: orEmpty(h.DataSources.V), Tags: orEmpty(h.Tags.V), Enabled: h.Enabled, FailHuntOnError: h.FailHuntOnError,
+		CreatedAt: h.CreatedAt.UTC(), UpdatedAt: h.UpdatedAt.UTC()}
+}
+
+func orEmpty(v []string) []string {
+	if v == nil {
+		return []string{}
+	}
+	return v
+}
+
+// huntFromRequest validates a request into h, naming each bad field.
+func (s *server) huntFromRequest(ctx context.Context, req huntRequest, h *store.Hunt) error {
+	bad := map[string]string{}
+	h.Name = requiredText(bad, "name", req.Name, 200)
+	h.Hypothesis, h.FailHuntOnError = req.Hypothesis, req.FailHuntOnError
+	if req.HuntType == "" {
+		req.HuntType = "on_demand"
+	}
+	if req.Status == "" {
+		req.Status = "draft"
+	}
+	if err := hunt.CheckEnum(req.HuntType, hunt.HuntTypes); err != nil {
+		bad["hunt_type"] = err.Error()
+	}
+	if err := hunt.CheckEnum(req.Status, hunt.HuntStatuses); err != nil {
+		bad["status"] = err.Error()
+	}
+	if req.HuntType == "scheduled" || req.Schedule.CronExpression != "" {
+		if err := hunt.ValidateCron(req.Schedule.CronExpression); err != nil {
+			bad["schedule.cron_expression"] = err.Error()
+		}
+	}
+	if err := hunt.ValidateTimezone(req.Schedule.Timezone); err != nil {
+		bad["schedule.timezone"] = err.Error()
+	}
+	if req.Schedule.MaxRuntimeSecs < 0 {
+		bad["schedule.max_runtime_secs"] = "must not be negative"
+	}
+	for i, name := range req.DataSources {
+		if _, err := s.store.GetDataSource(ctx, name); err != nil {
+			bad["data_sources"] = "data source " + name + " does not exist"
+			_ = i
+		}
+	}
+	h.HuntType, h.Status = req.HuntType, req.Status
+	h.Queries, h.Schedule, h.TriggerSpec = store.NewJSON(req.Queries), store.NewJSON(req.Schedule), store.NewJSON(req.Trigger)
+	h.MitreTechniques, h.DataSources, h.Tags = store.NewJSON(req.MitreTechniques), store.NewJSON(req.DataSources), store.NewJSON(req.Tags)
+	h.Enabled = req.Enabled == nil || *req.Enabled
+	if len(bad) == 0 {
+		_, err := hunt.Plan(h, func(name string) string {
+			d, err := s.store.GetDataSource(ctx, name)
+			if err != nil {
+				return ""
+			}
+			return d.Kind
+		})
+		var fe *hunt.FieldError
+		if errors.As(err, &fe) {
+			bad[fe.Field] = fe.Message
+		}
+	}
+	if len(bad) > 0 {
+		return validationError(bad)
+	}
+	return nil
+}
+
+// syncSchedule keeps a scheduled or continuous hunt's Temporal Schedule in
+// step with it: paused whenever the hunt is not active and enabled.
+func (s *server) syncSchedule(ctx context.Context, h *store.Hunt) error {
+	if s.temporal == nil || (h.HuntType != "scheduled" && h.HuntType != "continuous") {
+		return nil
+	}
+	return huntflow.SyncSchedule(ctx, s.temporal, huntflow.ScheduleSpec{HuntID: h.ID, HuntName: h.Name, HuntType: h.HuntType,
+		Cron: h.Schedule.V.CronExpression, Timezone: h.Schedule.V.Timezone,
+		Interval: time.Duration(h.Schedule.V.IntervalMinutes) * time.Minute,
+		Active:   h.Status == "active" && h.Enabled, TaskQueue: workflows.TaskQueue})
+}
+
+func (s *server) createHunt(c *gin.Context) (reply, error) {
+	var req huntRequest
+	if err := decodeJSON(c, &req, false); err != nil {
+		return reply{}, err
+	}
+	h := &store.Hunt{CreatedBy: principal(c).User.Username}
+	if err := s.huntFromRequest(c, req, h); err != nil {
+		return reply{}, err
+	}
+	if err := s.store.CreateHunt(c, h); err != nil {
+		return reply{}, err
+	}
+	setAuditTarget(c, h.ID)
+	if err := s.syncSchedule(c, h); err != nil {
+		return reply{}, err
+	}
+	return created(viewHunt(h)), nil
+}
+
+func (s *server) updateHunt(c *gin.Context) (reply, error) {
+	h, err := s.store.GetHunt(c, c.Param("hunt_id"))
+	if err != nil {
+		return reply{}, err
+	}
+	var req huntRequest
+	if err := decodeJSON(c, &req, false); err != nil {
+		return reply{}, err
+	}
+	if err := s.huntFromRequest(c, req, h); err != nil {
+		return reply{}, err
+	}
+	if err := s.store.UpdateHunt(c, h); err != nil {
+		return reply{}, err
+	}
+	setAuditTarget(c, h.ID)
+	if err := s.syncSchedule(c, h); err != nil {
+		return reply{}, err
+	}
+	return ok(viewHunt(h)), nil
+}
+
+func (s *server) getHunt(c *gin.Context) (reply, error) {
+	h, err := s.store.GetHunt(c, c.Param("hunt_id"))
+	if err != nil {
+		return reply{}, err
+	}
+	v := viewHunt(h)
+	if s.temporal != nil && (h.HuntType == "scheduled" || h.HuntType == "continuous") {
+		if v.ScheduleState, err = huntflow.DescribeSchedule(c, s.temporal, h.ID); err != nil {
+			s.log.Warn("describe hunt schedule", "hunt_id", h.ID, "err", err)
+		}
+	}
+	return ok(v), nil
+}
+
+func (s *server) listHunts(c *gin.Context) (reply, error) {
+	bad := map[string]string{}
+	p := parsePaging(c, bad)
+	f := store.HuntFilter{Status: c.Query("status"), HuntType: c.Query("hunt_type"), Tag: c.Query("tag"), Page: p}
+	if f.Status != "" && hunt.CheckEnum(f.Status, hunt.HuntStatuses) != nil {
+		bad["status"] = hunt.CheckEnum(f.Status, hunt.HuntStatuses).Error()
+	}
+	if f.HuntType != "" && hunt.CheckEnum(f.HuntType, hunt.HuntTypes) != nil {
+		bad["hunt_type"] = hunt.CheckEnum(f.HuntType, hunt.HuntTypes).Error()
+	}
+	if len(bad) > 0 {
+		return reply{}, validationError(bad)
+	}
+	hs, total, err := s.store.ListHunts(c, f)
+	if err != nil {
+		return reply{}, err
+	}
+	out := make([]huntView, len(hs))
+	for i := range hs {
+		out[i] = viewHunt(&hs[i])
+	}
+	return paged(out, p, total), nil
+}
+
+func (s *server) deleteHunt(c *gin.Context) (reply, error) {
+	id := c.Param("hunt_id")
+	if _, err := s.store.GetHunt(c, id); err != nil {
+		return reply{}, err
+	}
+	if s.temporal != nil {
+		if err := huntflow.DeleteSchedule(c, s.temporal, id); err != nil {
+			return reply{}, err
+		}
+	}
+	setAuditTarget(c, id)
+	if err := s.store.DeleteHunt(c, id); err != nil {
+		return reply{}, err
+	}
+	return noContent(), nil
+}
+
+func (s *server) huntLibrary(*gin.Context) (reply, error) { return ok(library.All()), nil }
+
+// executeHunt starts a run and waits a bounded time: 200 with the findings
+// when it finished, 202 with the run id while it runs on.
+func (s *server) executeHunt(c *gin.Context) (reply, error) {
+	h, err := s.store.GetHunt(c, c.Param("hunt_id"))
+	if err != nil {
+		return reply{}, err
+	}
+	if h.Status == "draft" || h.Status == "archived" {
+		return reply{}, &Error{Status: http.StatusConflict, Code: CodeHuntNotExecutable,
+			Message: "a " + h.Status + " hunt cannot run; make it active first", Details: map[string]any{"status": h.Status}}
+	}
+	runID := uuid.NewString()
+	setAuditTarget(c, h.ID)
+	wid := huntflow.WorkflowID(h.ID, runID)
+	run, err := s.temporal.ExecuteWorkflow(c, client.StartWorkflowOptions{ID: wid, TaskQueue: workflows.TaskQueue,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE, StaticSummary: "hunt " + h.Name},
+		huntflow.Run, huntflow.Input{HuntID: h.ID, RunID: runID, Trigger: "manual"})
+	if err != nil {
+		return reply{}, err
+	}
+	waitCtx, cancel := context.WithTimeout(c, s.opts.TriageWait)
+	defer cancel()
+	var res huntflow.Result
+	if err := run.Get(waitCtx, &res); err != nil {
+		if waitCtx.Err() != nil {
+			return accepted(gin.H{"run_id": runID, "hunt_id": h.ID, "status": store.HuntRunRunning, "workflow_id": wid}), nil
+		}
+		return reply{}, err
+	}
+	return s.runReply(c, h.ID, runID)
+}
+
+func (s *server) runReply(c *gin.Context, huntID, runID string) (reply, error) {
+	r, err := s.store.GetHuntRun(c, huntID, runID)
+	if err != nil {
+		return reply{}, err
+	}
+	fs, err := s.store.ListRunFindings(c, runID)
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(runView(r, fs)), nil
+}
+
+func (s *server) getHuntRun(c *gin.Context) (reply, error) {
+	return s.runReply(c, c.Param("hunt_id"), c.Param("run_id"))
+}
+
+// huntResults answers the latest run with its findings, and the recent runs.
+func (s *server) huntResults(c *gin.Context) (reply, error) {
+	h, err := s.store.GetHunt(c, c.Param("hunt_id"))
+	if err != nil {
+		return reply{}, err
+	}
+	runs, err := s.store.ListHuntRuns(c, h.ID, 20)
+	if err != nil {
+		return reply{}, err
+	}
+	out := gin.H{"hunt_id": h.ID, "hunt_name": h.Name, "runs": []gin.H{}, "latest": nil}
+	list := make([]gin.H, len(runs))
+	for i := range runs {
+		list[i] = runView(&runs[i], nil)
+	}
+	out["runs"] = list
+	if len(runs) > 0 {
+		fs, err := s.store.ListRunFindings(c, runs[0].ID)
+		if err != nil {
+			return reply{}, err
+		}
+		out["latest"] = runView(&runs[0], fs)
+	}
+	return ok(out), nil
+}
+
+func runView(r *store.HuntRun, fs []store.HuntFinding) gin.H {
+	v := gin.H{"run_id": r.ID, "hunt_id": r.HuntID, "workflow_id": r.WorkflowID, "trigger": r.RunTrigger,
+		"status": r.Status, "error": r.Error, "window_from": r.WindowFrom.UTC(), "window_to": r.WindowTo.UTC(),
+		"total_findings": r.TotalFindings, "critical_findings": r.CriticalFindings, "new_findings": r.NewFindings,
+		"duration_ms": r.DurationMs, "queries": r.QueryResults.V, "started_at": r.StartedAt.UTC(), "completed_at": r.CompletedAt}
+	if fs != nil {
+		out := make([]gin.H, len(fs))
+		for i, f := range fs {
+			out[i] = gin.H{"id": f.ID, "severity": f.Severity, "evidence": f.Evidence.V, "query": f.Query,
+				"query_name": f.QueryName, "fingerprint": f.Fingerprint, "new": f.New(r.ID), "seen_count": f.SeenCount,
+				"incident_id": f.IncidentID, "first_seen_at": f.CreatedAt.UTC(), "last_seen_at": f.LastSeenAt.UTC()}
+		}
+		v["findings"] = out
+	}
+	return v
+}
+
+// promoteFinding turns a finding into an incident, once.
+func (s *server) promoteFinding(c *gin.Context) (reply, error) {
+	h, err := s.store.GetHunt(c, c.Param("hunt_id"))
+	if err != nil {
+		return reply{}, err
+	}
+	f, err := s.store.GetHuntFinding(c, h.ID, c.Param("finding_id"))
+	if err != nil {
+		return reply{}, err
+	}
+	mitre := h.MitreTechniques.V
+	if lq, ok := library.Get(f.QueryName); ok {
+		mitre = append(append([]string{}, mitre...), lq.MitreTechniques...)
+	}
+	inc, made, err := s.store.PromoteFinding(c, h.ID, f.ID, store.NewIncident{
+		Title: "Hunt " + h.Name + ": " + f.QueryName, IncidentType: "threat_hunt", Source: "hunt:" + h.Name,
+		Severity: f.Severity, Description: h.Hypothesis, CreatedBy: principal(c).User.Username,
+		RawData: map[string]any{"hunt_id": h.ID, "hunt_name": h.Name, "run_id": f.RunID, "finding_id": f.ID,
+			"query": f.Query, "query_name": f.QueryName, "mitre_techniques": orEmpty(mitre), "evidence": f.Evidence.V},
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	setAuditTarget(c, inc.ID)
+	body := gin.H{"incident_id": inc.ID, "incident_number": inc.IncidentNumber, "finding_id": f.ID, "created": made}
+	if made {
+		return created(body), nil
+	}
+	return ok(body), nil
+}

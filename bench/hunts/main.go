@@ -1,0 +1,184 @@
+// Command hunts measures a hunt run over seeded rows on PostgreSQL beside
+// the same bare SQL query, in the same run: go run ./bench/hunts -rows 1000000.
+package main
+
+import (
+	"context"
+	"database/sql"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/vigil-soc/vigil/hunt/events"
+	"github.com/vigil-soc/vigil/hunt/huntact"
+	"github.com/vigil-soc/vigil/hunt/huntflow"
+	"github.com/vigil-soc/vigil/hunt/library"
+	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/store"
+)
+
+func main() {
+	rows := flag.Int("rows", 1000000, "auth_events rows to seed")
+	rounds := flag.Int("rounds", 5, "measured rounds of each")
+	pg := flag.String("pg", os.Getenv("TEST_DATABASE_URL"), "PostgreSQL URL (default TEST_DATABASE_URL)")
+	flag.Parse()
+	if err := run(*pg, *rows, *rounds); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/hunts:", err)
+		os.Exit(1)
+	}
+}
+
+func run(pg string, rows, rounds int) error {
+	if pg == "" {
+		return fmt.Errorf("set -pg or TEST_DATABASE_URL")
+	}
+	ctx := context.Background()
+	admin, err := sql.Open("pgx", pg)
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	for _, s := range []string{"DROP SCHEMA IF EXISTS hunt_bench CASCADE", "CREATE SCHEMA hunt_bench"} {
+		if _, err := admin.ExecContext(ctx, s); err != nil {
+			return err
+		}
+	}
+	defer admin.ExecContext(ctx, "DROP SCHEMA IF EXISTS hunt_bench CASCADE")
+	u, _ := url.Parse(pg)
+	q := u.Query()
+	q.Set("search_path", "hunt_bench")
+	u.RawQuery = q.Encode()
+	dsn := u.String()
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := events.CreateSchema(ctx, db, events.EnginePostgres); err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	start := time.Now()
+	// Seeded on the server: users and addresses spread so that only the
+	// planted address sprays.
+	_, err = db.ExecContext(ctx, `INSERT INTO auth_events (ts, host, user_name, src_ip, country, app, logon_type, auth_method, result)
+SELECT $1::timestamptz - (g % 86000) * interval '1 second', 'ws-' || (g % 500), 'user' || (g % 5000),
+       '10.1.' || ((g % 5000) / 250) || '.' || (g % 250), 'US', 'vpn', 'network', 'password',
+       CASE WHEN g % 50 = 0 THEN 'failure' ELSE 'success' END
+FROM generate_series(1, $2::int) AS g`, now, rows)
+	if err != nil {
+		return fmt.Errorf("seed: %w", err)
+	}
+	planted := make([]events.Event, 0, 8)
+	for i := range 8 {
+		planted = append(planted, events.Event{Table: "auth_events", Values: []any{now.Add(-time.Hour), "dc-01", fmt.Sprint("victim", i),
+			"198.51.100.23", "US", "o365", "network", "password", "failure"}})
+	}
+	if _, err := events.Load(ctx, db, events.EnginePostgres, planted); err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, "ANALYZE auth_events"); err != nil {
+		return err
+	}
+	fmt.Printf("seeded %d auth_events rows in %v\n", rows+8, time.Since(start).Round(time.Millisecond))
+
+	lq, _ := library.Get("ca-password-spray")
+	bare := func() (time.Duration, error) {
+		t0 := time.Now()
+		rs, err := db.QueryContext(ctx, `SELECT src_ip, COUNT(DISTINCT user_name) AS users, COUNT(*) AS failures
+FROM auth_events WHERE ts >= $1 AND ts < $2 AND result = 'failure'
+GROUP BY src_ip HAVING COUNT(DISTINCT user_name) >= $3`, now.Add(-24*time.Hour), now, 5)
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		for rs.Next() {
+			n++
+		}
+		rs.Close()
+		if n != 1 {
+			return 0, fmt.Errorf("bare query found %d sprayers, want 1", n)
+		}
+		return time.Since(t0), rs.Err()
+	}
+
+	tmp, err := testenv.StartTemporal(ctx)
+	if err != nil {
+		return err
+	}
+	defer tmp.Stop()
+	st, cleanup, err := testenv.NewStore(ctx, os.TempDir())
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	w := worker.New(tmp.Client, "hunt-bench", worker.Options{})
+	w.RegisterWorkflow(huntflow.Run)
+	w.RegisterActivity(&huntact.Activities{Store: st})
+	if err := w.Start(); err != nil {
+		return err
+	}
+	defer w.Stop()
+	if err := st.PutDataSource(ctx, &store.DataSource{Name: "bench", Kind: "sql",
+		Config: store.NewJSON(map[string]any{"engine": "postgres", "dsn": dsn})}); err != nil {
+		return err
+	}
+	h := &store.Hunt{Name: "bench", HuntType: "on_demand", Status: "active", Enabled: true,
+		DataSources: store.NewJSON([]string{"bench"}), Queries: store.NewJSON([]store.HuntQuery{{LibraryID: lq.ID}})}
+	if err := st.CreateHunt(ctx, h); err != nil {
+		return err
+	}
+	huntRun := func(i int) (time.Duration, error) {
+		t0 := time.Now()
+		wr, err := tmp.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: huntflow.WorkflowID(h.ID, fmt.Sprint("b", i)), TaskQueue: "hunt-bench"},
+			huntflow.Run, huntflow.Input{HuntID: h.ID, RunID: fmt.Sprint("b", i), Trigger: "manual", From: now.Add(-24 * time.Hour), To: now})
+		if err != nil {
+			return 0, err
+		}
+		var res huntflow.Result
+		if err := wr.Get(ctx, &res); err != nil {
+			return 0, err
+		}
+		if res.Status != store.HuntRunCompleted || res.TotalFindings != 1 {
+			return 0, fmt.Errorf("hunt run: %+v", res)
+		}
+		return time.Since(t0), nil
+	}
+	// One warm-up of each, then alternate so both see the same cache.
+	if _, err := bare(); err != nil {
+		return err
+	}
+	if _, err := huntRun(-1); err != nil {
+		return err
+	}
+	var b, hr []time.Duration
+	for i := range rounds {
+		d, err := bare()
+		if err != nil {
+			return err
+		}
+		b = append(b, d)
+		if d, err = huntRun(i); err != nil {
+			return err
+		}
+		hr = append(hr, d)
+	}
+	mb, mh := median(b), median(hr)
+	fmt.Printf("bare SQL (ca-password-spray over %d rows): median %v of %v\n", rows+8, mb.Round(time.Millisecond), b)
+	fmt.Printf("hunt run (workflow, activity, findings):   median %v of %v\n", mh.Round(time.Millisecond), hr)
+	fmt.Printf("ratio hunt/bare: %.2f\n", float64(mh)/float64(mb))
+	return nil
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}

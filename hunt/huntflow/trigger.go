@@ -1,0 +1,53 @@
+package huntflow
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+
+	"github.com/vigil-soc/vigil/store"
+)
+
+// TriggerIncident is what a triggered hunt may match and use of a new
+// incident: its type and severity select hunts; its indicators become the
+// query parameters of the run (for example ip, user_name, host, domain).
+type TriggerIncident struct {
+	ID         string
+	Type       string
+	Severity   string
+	Indicators map[string]any
+}
+
+// StartTriggeredHunts starts a run of every active triggered hunt whose
+// trigger matches the incident: the one hook for incident_created events.
+// The run ID is derived from the incident, so delivering the same event
+// twice starts each hunt once. It returns the workflow IDs started.
+func StartTriggeredHunts(ctx context.Context, c client.Client, st *store.Store, taskQueue string, inc TriggerIncident) ([]string, error) {
+	hunts, _, err := st.ListHunts(ctx, store.HuntFilter{Status: "active", HuntType: "triggered"})
+	if err != nil {
+		return nil, err
+	}
+	var started []string
+	for _, h := range hunts {
+		tr := h.TriggerSpec.V
+		if !h.Enabled || (len(tr.IncidentTypes) > 0 && !slices.Contains(tr.IncidentTypes, inc.Type)) ||
+			(len(tr.Severities) > 0 && !slices.Contains(tr.Severities, inc.Severity)) {
+			continue
+		}
+		runID := "incident-" + inc.ID
+		wid := WorkflowID(h.ID, runID)
+		_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: wid, TaskQueue: taskQueue,
+			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE, StaticSummary: "hunt " + h.Name},
+			Run, Input{HuntID: h.ID, RunID: runID, Trigger: "triggered", Params: inc.Indicators})
+		var dup *serviceerror.WorkflowExecutionAlreadyStarted
+		if err != nil && !errors.As(err, &dup) {
+			return started, err
+		}
+		started = append(started, wid)
+	}
+	return started, nil
+}
