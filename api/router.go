@@ -13,6 +13,7 @@ import (
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/dispatch"
+	"github.com/vigil-soc/vigil/notify"
 	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
@@ -68,6 +69,8 @@ type Options struct {
 	Registerer prometheus.Registerer
 	// Gatherer serves /metrics; nil means the private registry.
 	Gatherer prometheus.Gatherer
+	// Notify manages notification channels; nil leaves their routes out.
+	Notify *notify.Service
 }
 
 type server struct {
@@ -227,6 +230,17 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{post, "/kill-switch/activate", manager, ScopeWrite, LimitWrite, "kill_switch.activate"}, s.activateKillSwitch)
 	a.handle(Route{post, "/kill-switch/deactivate", manager, ScopeWrite, LimitWrite, "kill_switch.deactivate"}, s.deactivateKillSwitch)
 	a.handle(Route{get, "/connectors/health", viewer, ScopeRead, LimitRead, ""}, s.connectorHealth)
+
+	// Notifications: managers write, analysts read; secrets are write-only.
+	if opts.Notify != nil {
+		a.handle(Route{get, "/notifications/channels", analyst, ScopeRead, LimitRead, ""}, s.listChannels)
+		a.handle(Route{post, "/notifications/channels", manager, ScopeWrite, LimitWrite, "notification_channel.create"}, s.createChannel)
+		a.handle(Route{get, "/notifications/channels/:id", analyst, ScopeRead, LimitRead, ""}, s.getChannel)
+		a.handle(Route{put, "/notifications/channels/:id", manager, ScopeWrite, LimitWrite, "notification_channel.update"}, s.updateChannel)
+		a.handle(Route{del, "/notifications/channels/:id", manager, ScopeWrite, LimitWrite, "notification_channel.delete"}, s.deleteChannel)
+		a.handle(Route{post, "/notifications/test", manager, ScopeWrite, LimitWrite, "notification.test"}, s.testChannel)
+		a.handle(Route{get, "/notifications/deliveries", analyst, ScopeRead, LimitRead, ""}, s.listDeliveries)
+	}
 	return &Router{Engine: r, Access: a.list}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/intel"
 	"github.com/vigil-soc/vigil/llm"
+	"github.com/vigil-soc/vigil/notify"
 	"github.com/vigil-soc/vigil/playbook"
 	"github.com/vigil-soc/vigil/policy"
 	"github.com/vigil-soc/vigil/runview"
@@ -93,6 +94,19 @@ func DialTemporal(ctx context.Context, cfg Config, log *slog.Logger) (client.Cli
 // configured.
 func NewConnectors(st *store.Store) connectors.Set { return simulated.New(st) }
 
+// NewNotifier builds the notification service: channels sealed with the
+// settings' box, the stored outbound policy, links to publicURL, and
+// metrics in the process-wide registry.
+func NewNotifier(st *store.Store, svc *settings.Service, publicURL string) *notify.Service {
+	n := &notify.Service{Store: st, Links: notify.Links{PublicURL: publicURL}, Policy: notify.PolicyFromStore(st),
+		Metrics: notify.NewMetrics(prometheus.DefaultRegisterer)}
+	if svc != nil {
+		n.Secrets = svc.Box()
+	}
+	notify.RegisterPending(prometheus.DefaultRegisterer, st)
+	return n
+}
+
 // NewWorker builds a worker with every workflow and activity registered.
 func NewWorker(c client.Client, st *store.Store, svc *settings.Service, log *slog.Logger, stopTimeout time.Duration) worker.Worker {
 	return NewWorkerLinking(c, st, svc, log, stopTimeout, runview.Links{})
@@ -106,6 +120,7 @@ func NewWorkerLinking(c client.Client, st *store.Store, svc *settings.Service, l
 	w.RegisterWorkflow(workflows.Action)
 	w.RegisterWorkflow(workflows.KillSwitch)
 	w.RegisterWorkflow(workflows.Playbook)
+	w.RegisterWorkflow(workflows.NotifyChannel)
 	// Worker metrics join the process-wide registry that /metrics serves.
 	reg := prometheus.DefaultRegisterer
 	w.RegisterActivity(&activities.Activities{
@@ -118,6 +133,7 @@ func NewWorkerLinking(c client.Client, st *store.Store, svc *settings.Service, l
 		Settings:   svc,
 		Notifier:   activities.LogNotifier{Log: log},
 		Links:      links,
+		Notify:     NewNotifier(st, svc, links.PublicURL),
 	})
 	return w
 }
@@ -196,8 +212,11 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	dispatcher := dispatch.NewDispatcher(st, launcher, svc, log)
 	dispatchCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	dispatchDone := make(chan struct{})
+	relay := dispatch.NewRelay(st, tc, log)
 	go func() { defer close(dispatchDone); dispatcher.Run(dispatchCtx) }()
-	defer func() { stopDispatch(); <-dispatchDone }()
+	relayDone := make(chan struct{})
+	go func() { defer close(relayDone); relay.Run(dispatchCtx) }()
+	defer func() { stopDispatch(); <-dispatchDone; <-relayDone }()
 	// The default registry already carries the Go and process collectors,
 	// and the worker's metrics in serve mode.
 	reg := prometheus.DefaultRegisterer
@@ -207,6 +226,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 		Connectors: NewConnectors(st), Secrets: box, Dispatcher: dispatcher,
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
 		Registerer: reg, Gatherer: prometheus.DefaultGatherer,
+		Notify: NewNotifier(st, svc, cfg.PublicURL),
 	})
 	// The dashboard shares the engine and sends every read and write to
 	// the API's handler, so the API's checks decide each of them.

@@ -27,7 +27,7 @@ var ChannelTypes = []string{TypeChatA, TypeChatB, TypeOncall, TypeEmail, TypeWeb
 
 // SecretKeys are the configuration values that are stored sealed and never
 // shown again.
-var SecretKeys = []string{"webhook_url", "routing_key", "password", "secret", "signing_secret", "bot_token"}
+var SecretKeys = []string{"webhook_url", "routing_key", "integration_key", "password", "secret", "signing_secret", "bot_token"}
 
 // Mask stands for a secret value that is set.
 const Mask = "********"

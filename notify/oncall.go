@@ -21,6 +21,11 @@ var defaultResolveStatuses = []string{"resolved", "closed", "false_positive"}
 // incident (dedup_key), resolved when the incident reaches one of the
 // resolve statuses.
 func PagerDutyEvent(ch *Channel, m *Message) map[string]any {
+	routingKey := ch.Str("routing_key")
+	if routingKey == "" {
+		routingKey = ch.Str("integration_key")
+	}
+	autoResolve, set := ch.Config.V["auto_resolve"].(bool)
 	key := "vigil-" + m.IncidentID
 	if m.IncidentID == "" {
 		key = "vigil-" + m.DeliveryID
@@ -29,9 +34,9 @@ func PagerDutyEvent(ch *Channel, m *Message) map[string]any {
 	if len(resolveOn) == 0 {
 		resolveOn = defaultResolveStatuses
 	}
-	if m.IncidentID != "" && slices.Contains(resolveOn, m.IncidentStatus) &&
+	if (autoResolve || !set) && m.IncidentID != "" && slices.Contains(resolveOn, m.IncidentStatus) &&
 		(m.Event == "incident_resolved" || m.Event == "incident_updated") {
-		return map[string]any{"routing_key": ch.Str("routing_key"), "event_action": "resolve", "dedup_key": key}
+		return map[string]any{"routing_key": routingKey, "event_action": "resolve", "dedup_key": key}
 	}
 	sev, ok := PagerDutySeverity[m.Severity]
 	if !ok {
@@ -42,7 +47,7 @@ func PagerDutyEvent(ch *Channel, m *Message) map[string]any {
 		details[k] = v
 	}
 	ev := map[string]any{
-		"routing_key":  ch.Str("routing_key"),
+		"routing_key":  routingKey,
 		"event_action": "trigger",
 		"dedup_key":    key,
 		"payload": map[string]any{

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/vigil-soc/vigil/store"
 )
 
 // Outbound is the policy for calls out of Vigil (setting outbound): https
@@ -100,4 +103,23 @@ func (o Outbound) Client(timeout time.Duration) *http.Client {
 		}
 		return o.CheckURL(req.URL.String())
 	}}
+}
+
+// OutboundSetting is the key of the setting that holds the policy.
+const OutboundSetting = "outbound"
+
+// PolicyFromStore reads the outbound policy from the stored setting at
+// each call; without one, the defaults hold.
+func PolicyFromStore(st *store.Store) func(context.Context) Outbound {
+	return func(ctx context.Context) Outbound {
+		var o Outbound
+		row, err := st.GetSetting(ctx, OutboundSetting)
+		if err != nil {
+			return o
+		}
+		if b, err := json.Marshal(row.Value.V); err == nil {
+			_ = json.Unmarshal(b, &o)
+		}
+		return o
+	}
 }

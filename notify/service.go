@@ -126,7 +126,9 @@ func (s *Service) Send(ctx context.Context, ch *Channel, m *Message) Result {
 // workflow to pace and retry.
 type Outcome struct {
 	// Done means the delivery has ended (sent, failed or ended before).
-	Done           bool
+	Done bool
+	// Attempted means a message went out to the vendor (or tried to).
+	Attempted      bool
 	Status         string
 	ProviderStatus int
 	Error          string
@@ -161,7 +163,7 @@ func (s *Service) Deliver(ctx context.Context, deliveryID string) (Outcome, erro
 	}
 	res := s.Send(ctx, ch, NewMessage(ev, d, s.Links))
 	out := Outcome{Interval: ch.Interval(), GiveUpAt: d.CreatedAt.Add(ch.GiveUp()), ProviderStatus: res.ProviderStatus,
-		RetryAfter: res.RetryAfter, Status: store.DeliverySent}
+		RetryAfter: res.RetryAfter, Status: store.DeliverySent, Attempted: true}
 	switch {
 	case res.Err == nil:
 		out.Done = true
@@ -205,4 +207,39 @@ func rootCAs(ch *Channel) *x509.CertPool {
 	}
 	pool.AppendCertsFromPEM([]byte(pemText))
 	return pool
+}
+
+// TestResult is the outcome of a test message.
+type TestResult struct {
+	DeliveryID     string `json:"delivery_id"`
+	Status         string `json:"status"`
+	ProviderStatus int    `json:"provider_status"`
+	Error          string `json:"error,omitempty"`
+}
+
+// SendTest sends message over a channel now, once, and records it in the
+// delivery log like any other delivery.
+func (s *Service) SendTest(ctx context.Context, channelID, message, by string) (TestResult, error) {
+	if _, err := s.Store.GetChannel(ctx, channelID); err != nil {
+		return TestResult{}, err
+	}
+	ev, err := s.Store.RecordEvent(ctx, store.EventTest, map[string]any{"message": message, "requested_by": by})
+	if err != nil {
+		return TestResult{}, err
+	}
+	d, err := s.Store.AddDelivery(ctx, ev, channelID, 0)
+	if err != nil {
+		return TestResult{}, err
+	}
+	out, err := s.Deliver(ctx, d.ID)
+	if err != nil {
+		return TestResult{}, err
+	}
+	if !out.Done {
+		out.Status = store.DeliveryFailed
+		if err := s.Store.GiveUpDelivery(ctx, d.ID, out.Error); err != nil {
+			return TestResult{}, err
+		}
+	}
+	return TestResult{DeliveryID: d.ID, Status: out.Status, ProviderStatus: out.ProviderStatus, Error: out.Error}, nil
 }
