@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -222,6 +223,12 @@ func (s *Service) applyConfig(ch *store.NotificationChannel, cfg map[string]any,
 		case str != Mask:
 			secretVals[k] = str
 		}
+	}
+	// A round trip through JSON gives every value the type it has when
+	// read back from the store (numbers as float64).
+	if b, err := json.Marshal(plainVals); err == nil {
+		plainVals = map[string]any{}
+		_ = json.Unmarshal(b, &plainVals)
 	}
 	sealed, err := s.SealSecrets(ch.ID, secretVals)
 	if err != nil {

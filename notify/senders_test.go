@@ -176,3 +176,22 @@ func TestOutboundPolicy(t *testing.T) {
 		t.Errorf("localhost was reached: %+v", res)
 	}
 }
+
+func TestProviderRates(t *testing.T) {
+	cases := []struct {
+		typ    string
+		config map[string]any
+		want   time.Duration
+	}{
+		{notify.TypeChatA, nil, time.Second},
+		{notify.TypeChatB, nil, 250 * time.Millisecond},
+		{notify.TypeOncall, nil, 500 * time.Millisecond},
+		{notify.TypeWebhook, nil, 0},
+		{notify.TypeChatA, map[string]any{"rate_per_minute": float64(300)}, 200 * time.Millisecond},
+	}
+	for _, tc := range cases {
+		if got := channel(tc.typ, tc.config, nil).Interval(); got != tc.want {
+			t.Errorf("%s %v: interval %s, want %s", tc.typ, tc.config, got, tc.want)
+		}
+	}
+}
