@@ -72,6 +72,7 @@ var doneMessages = map[string]string{
 	"restored":            "Version restored: it is now the newest version.",
 	"key_revoked":         "Key revoked.",
 	"user_created":        "User created.",
+	"test_sent":           "Test message sent; its outcome is below.",
 }
 
 // navEntry is one item of the navigation.
@@ -85,6 +86,7 @@ var navigation = []navEntry{
 	{"actions", "Actions", "/actions"},
 	{"playbooks", "Playbooks", "/playbooks"},
 	{"kill-switch", "Kill switch", "/kill-switch"},
+	{"notifications", "Notifications", "/notifications"},
 	{"admin", "Admin", "/admin"},
 	{"system", "Health", "/system"},
 }

@@ -92,6 +92,8 @@ func (d *Dashboard) redisplay(c *gin.Context) (pageFunc, bool) {
 		return d.playbookEditor, true
 	case strings.HasPrefix(p, "/playbooks/:id"):
 		return d.playbookDetail, true
+	case strings.HasPrefix(p, "/notifications"):
+		return d.notifications, true
 	case strings.HasPrefix(p, "/kill-switch"):
 		return d.killSwitch, true
 	}

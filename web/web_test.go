@@ -6,7 +6,7 @@ import "testing"
 // page of the navigation lacks its template.
 func TestTemplatesParse(t *testing.T) {
 	p := mustParsePages()
-	for _, name := range []string{"incidents", "incident", "approvals", "actions", "action", "playbooks", "playbook", "playbookeditor", "playbookrun", "killswitch", "system", "placeholder", "error"} {
+	for _, name := range []string{"incidents", "incident", "approvals", "actions", "action", "playbooks", "playbook", "playbookeditor", "playbookrun", "killswitch", "system", "placeholder", "error", "notifications", "deliveries"} {
 		if p.byName[name] == nil {
 			t.Errorf("page template %q missing", name)
 		}
