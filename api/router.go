@@ -240,6 +240,9 @@ func NewRouter(opts Options) *Router {
 		a.handle(Route{del, "/notifications/channels/:id", manager, ScopeWrite, LimitWrite, "notification_channel.delete"}, s.deleteChannel)
 		a.handle(Route{post, "/notifications/test", manager, ScopeWrite, LimitWrite, "notification.test"}, s.testChannel)
 		a.handle(Route{get, "/notifications/deliveries", analyst, ScopeRead, LimitRead, ""}, s.listDeliveries)
+		// Slack button presses: signed by the channel's signing secret and
+		// decided as the Vigil user the Slack user's e-mail names.
+		r.POST("/api/integrations/slack/interactions", s.wrap(s.slackInteraction))
 	}
 	return &Router{Engine: r, Access: a.list}
 }

@@ -254,3 +254,13 @@ func (s *Store) PendingDeliveries(ctx context.Context) (map[string]int64, error)
 	}
 	return out, nil
 }
+
+// UserByEmail reads the enabled user with the given address (case-insensitive).
+func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
+	var u User
+	err := s.db.WithContext(ctx).Where("lower(email) = lower(?) AND enabled = ?", email, true).Take(&u).Error
+	if err != nil {
+		return nil, translate(err)
+	}
+	return &u, nil
+}
