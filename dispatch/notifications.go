@@ -2,10 +2,13 @@ package dispatch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/vigil-soc/vigil/notify"
@@ -42,9 +45,12 @@ func (r *Relay) Wake() {
 	}
 }
 
-// Run routes events until ctx ends.
+// Run routes events until ctx ends, and now and then hands pending
+// deliveries again to channels whose workflow no longer runs.
 func (r *Relay) Run(ctx context.Context) {
 	delay := pollInterval
+	sweep := time.NewTicker(resumeSweepInterval)
+	defer sweep.Stop()
 	for {
 		n, err := r.Step(ctx)
 		switch {
@@ -63,10 +69,49 @@ func (r *Relay) Run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
+		case <-sweep.C:
+			if err := r.Resume(ctx, time.Now().Add(-resumeAge)); err != nil {
+				r.Log.Warn("resume pending notifications", "err", err)
+			}
 		case <-r.wake:
 		case <-time.After(delay):
 		}
 	}
+}
+
+// Resume tuning: a delivery pending longer than resumeAge whose channel
+// workflow is not running (an operator terminated it) is handed again.
+const (
+	resumeSweepInterval = time.Minute
+	resumeAge           = 5 * time.Minute
+)
+
+// Resume hands pending deliveries created before cutoff again, in order,
+// to every channel whose workflow is not running. A delivery that ended
+// meanwhile is skipped by the workflow, so handing one twice is harmless.
+func (r *Relay) Resume(ctx context.Context, cutoff time.Time) error {
+	stale, err := r.Store.StalePending(ctx, cutoff, 1000)
+	if err != nil {
+		return err
+	}
+	for channelID, ids := range stale {
+		desc, err := r.Temporal.DescribeWorkflowExecution(ctx, workflows.NotifyWorkflowID(channelID), "")
+		var nf *serviceerror.NotFound
+		switch {
+		case errors.As(err, &nf):
+		case err != nil:
+			return err
+		case desc.WorkflowExecutionInfo.GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING:
+			continue
+		}
+		r.Log.Warn("channel workflow not running; handing its pending deliveries again", "channel_id", channelID, "pending", len(ids))
+		for _, id := range ids {
+			if err := r.Hand(ctx, channelID, id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Step routes one batch of queued events and reports how many it routed.

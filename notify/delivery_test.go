@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/internal/testenv"
 	"github.com/vigil-soc/vigil/notify"
 	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/workflows"
 )
 
 func strs(v ...string) *[]string { return &v }
@@ -193,5 +195,31 @@ func TestOutboxRecordsEvents(t *testing.T) {
 	}
 	if q[0].IncidentID != inc.ID || q[0].Severity != "high" || q[0].Data.V["incident_number"] != inc.IncidentNumber {
 		t.Errorf("incident_created event: %+v", q[0])
+	}
+}
+
+// A delivery whose channel workflow was terminated is handed again by
+// the relay's resume sweep and still sent once.
+func TestResumeAfterTerminatedWorkflow(t *testing.T) {
+	r := newRig(t)
+	p := newPeer(t, func(http.Header, map[string]any) string { return "" })
+	r.stop()
+	ch := r.channel("resume", notify.TypeWebhook, notify.ChannelInput{Events: strs("incident_created")},
+		map[string]any{"url": p.URL + "/hook"})
+	r.incident("resume", "high")
+	relay := dispatch.NewRelay(r.st, r.tc, testenv.Logger())
+	if _, err := relay.Step(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.tc.TerminateWorkflow(context.Background(), workflows.NotifyWorkflowID(ch.ID), "", "operator"); err != nil {
+		t.Fatal(err)
+	}
+	r.start()
+	if err := relay.Resume(context.Background(), time.Now().Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	rows := r.waitEnded(ch.ID, 1, time.Minute)
+	if len(rows) != 1 || rows[0].Status != store.DeliverySent || p.count() != 1 {
+		t.Errorf("after resume: %+v, %d requests", rows, p.count())
 	}
 }

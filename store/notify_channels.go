@@ -264,3 +264,20 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 	}
 	return &u, nil
 }
+
+// StalePending lists, per channel, the pending deliveries created before
+// cutoff, oldest first: the relay hands them again when their channel's
+// workflow no longer runs.
+func (s *Store) StalePending(ctx context.Context, cutoff time.Time, limit int) (map[string][]string, error) {
+	var rows []NotificationDelivery
+	err := s.db.WithContext(ctx).Select("id, channel_id").Where("status = ? AND created_at < ?", DeliveryPending, cutoff).
+		Order("created_at, id").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("read stale deliveries: %w", err)
+	}
+	out := map[string][]string{}
+	for _, d := range rows {
+		out[d.ChannelID] = append(out[d.ChannelID], d.ID)
+	}
+	return out, nil
+}
