@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,7 +117,7 @@ func TestKilledMidBurstDeliversAll(t *testing.T) {
 	}
 	_ = v.cmd.Wait()
 	killedAt := p.count()
-	startVigil(t, bin, env)
+	v2 := startVigil(t, bin, env)
 
 	var rows []store.NotificationDelivery
 	testenv.Eventually(t, 3*time.Minute, func() bool {
@@ -153,4 +156,41 @@ func TestKilledMidBurstDeliversAll(t *testing.T) {
 		}
 	}
 	t.Logf("killed after %d of %d messages; %d requests in all (%d repeated after the kill)", killedAt, n, len(headers), len(headers)-n)
+	checkDashboard(t, st, v2, chID)
+}
+
+// checkDashboard signs a manager in and reads the notification pages.
+func checkDashboard(t *testing.T, st *store.Store, v *vigilProcess, channelID string) {
+	const pw = "correct horse battery staple"
+	if _, err := st.CreateUser(context.Background(), store.NewUser{Username: "pager-manager", Email: "pm@example.com",
+		Role: store.RoleManager, Password: pw}); err != nil {
+		t.Fatal(err)
+	}
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar}
+	b, _ := json.Marshal(map[string]string{"login": "pager-manager", "password": pw})
+	req, _ := http.NewRequest(http.MethodPost, v.base+"/login", bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", v.base)
+	res, err := hc.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("sign in: %v %v", err, res)
+	}
+	res.Body.Close()
+	for path, want := range map[string]string{
+		"/notifications":                                    "Send test",
+		"/notifications/" + channelID:                       "Edit kill",
+		"/notifications/deliveries?channel_id=" + channelID: "b-sent",
+		"/incidents":                                        `href="/notifications"`,
+	} {
+		res, err := hc.Get(v.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(page), want) {
+			t.Errorf("GET %s: %d, want %q in the page", path, res.StatusCode, want)
+		}
+	}
 }
