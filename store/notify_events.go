@@ -66,16 +66,27 @@ type NotificationEvent struct {
 	RoutedAt   *time.Time
 }
 
-// recordEvent adds an event to the outbox inside tx. Nothing is written
-// while no channel is enabled: no channel could receive it.
+// notifying reports whether any channel is enabled: while none is, no
+// event is recorded (no channel could receive it) and nothing is read to
+// build one.
+func notifying(tx *gorm.DB) (bool, error) {
+	var ids []string
+	if err := tx.Model(&NotificationChannel{}).Where("enabled = ?", true).Limit(1).Pluck("id", &ids).Error; err != nil {
+		return false, fmt.Errorf("look for notification channels: %w", err)
+	}
+	return len(ids) > 0, nil
+}
+
+// recordEvent adds an event to the outbox inside tx while any channel is
+// enabled.
 func recordEvent(tx *gorm.DB, typ EventType, inc *Incident, data map[string]any) error {
-	var enabled int64
-	if err := tx.Model(&NotificationChannel{}).Where("enabled = ?", true).Limit(1).Count(&enabled).Error; err != nil {
-		return fmt.Errorf("look for notification channels: %w", err)
+	if on, err := notifying(tx); err != nil || !on {
+		return err
 	}
-	if enabled == 0 {
-		return nil
-	}
+	return insertEvent(tx, typ, inc, data)
+}
+
+func insertEvent(tx *gorm.DB, typ EventType, inc *Incident, data map[string]any) error {
 	if data == nil {
 		data = map[string]any{}
 	}
@@ -105,22 +116,32 @@ func IncidentEventData(inc *Incident) map[string]any {
 // recordIncidentEvent loads the incident (when id is set) and records the
 // event inside tx.
 func recordIncidentEvent(tx *gorm.DB, typ EventType, incidentID string, data map[string]any) error {
+	if on, err := notifying(tx); err != nil || !on {
+		return err
+	}
+	return incidentEvent(tx, typ, incidentID, data)
+}
+
+func incidentEvent(tx *gorm.DB, typ EventType, incidentID string, data map[string]any) error {
 	if incidentID == "" {
-		return recordEvent(tx, typ, nil, data)
+		return insertEvent(tx, typ, nil, data)
 	}
 	var inc Incident
 	err := tx.Omit("raw_data").Take(&inc, "id = ?", incidentID).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return recordEvent(tx, typ, nil, data)
+		return insertEvent(tx, typ, nil, data)
 	}
 	if err != nil {
 		return err
 	}
-	return recordEvent(tx, typ, &inc, data)
+	return insertEvent(tx, typ, &inc, data)
 }
 
 // recordActionEvent records an event about an action and its incident.
 func recordActionEvent(tx *gorm.DB, typ EventType, id string, extra map[string]any) error {
+	if on, err := notifying(tx); err != nil || !on {
+		return err
+	}
 	var a Action
 	if err := tx.Take(&a, "id = ?", id).Error; err != nil {
 		return err
@@ -136,7 +157,7 @@ func recordActionEvent(tx *gorm.DB, typ EventType, id string, extra map[string]a
 	if a.IncidentID != nil {
 		incidentID = *a.IncidentID
 	}
-	return recordIncidentEvent(tx, typ, incidentID, data)
+	return incidentEvent(tx, typ, incidentID, data)
 }
 
 // QueuedEvents returns up to limit outbox events not yet routed, oldest first.
