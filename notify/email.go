@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	htmltemplate "html/template"
+	"net"
 	"strings"
 	texttemplate "text/template"
 	"time"
@@ -117,11 +118,25 @@ func sendEmail(ctx context.Context, o Outbound, ch *Channel, m *Message) Result 
 	if err := o.CheckURL("https://" + hostport); err != nil {
 		return permanent(0, "smtp host: %v", err)
 	}
-	opts := []mail.Option{mail.WithPort(port), mail.WithTimeout(30 * time.Second),
-		mail.WithTLSConfig(&tls.Config{ServerName: host, MinVersion: tls.VersionTLS12, RootCAs: rootCAs(ch)})}
+	tlsConfig := &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12, RootCAs: rootCAs(ch)}
+	opts := []mail.Option{mail.WithPort(port), mail.WithTimeout(30 * time.Second), mail.WithTLSConfig(tlsConfig),
+		mail.WithDialContextFunc(o.DialContext)}
 	switch mode := tlsMode(ch); mode {
 	case "implicit":
-		opts = append(opts, mail.WithSSL())
+		// A custom dialer replaces go-mail's TLS dial, so the checked
+		// connection is wrapped here.
+		opts = append(opts, mail.WithSSL(), mail.WithDialContextFunc(func(ctx context.Context, network, addr string) (net.Conn, error) {
+			conn, err := o.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			tc := tls.Client(conn, tlsConfig)
+			if err := tc.HandshakeContext(ctx); err != nil {
+				_ = conn.Close()
+				return nil, err
+			}
+			return tc, nil
+		}))
 	case "none":
 		opts = append(opts, mail.WithTLSPolicy(mail.NoTLS))
 	default:

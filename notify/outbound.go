@@ -76,27 +76,29 @@ func (o Outbound) checkAddr(hostport string, ip netip.Addr) error {
 	return nil
 }
 
+// DialContext connects to addr after checking, once the name is
+// resolved, that the address is one the policy allows.
+func (o Outbound) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	d := net.Dialer{Timeout: 10 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
+		ap, err := netip.ParseAddrPort(address)
+		if err != nil {
+			return err
+		}
+		if o.hostListed(addr) {
+			return nil
+		}
+		return o.checkAddr(addr, ap.Addr())
+	}}
+	return d.DialContext(ctx, network, addr)
+}
+
 // Client returns an HTTP client whose every connection, redirects
 // included, is checked against the policy after name resolution, so a
 // name that resolves to an internal address is refused too.
 func (o Outbound) Client(timeout time.Duration) *http.Client {
-	dialer := &net.Dialer{Timeout: 10 * time.Second}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil
-	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		d := *dialer
-		d.Control = func(_, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil {
-				return err
-			}
-			if o.hostListed(addr) {
-				return nil
-			}
-			return o.checkAddr(addr, ap.Addr())
-		}
-		return d.DialContext(ctx, network, addr)
-	}
+	tr.DialContext = o.DialContext
 	return &http.Client{Timeout: timeout, Transport: tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 3 {
 			return fmt.Errorf("too many redirects")
