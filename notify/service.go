@@ -26,7 +26,7 @@ type Service struct {
 }
 
 // sealContext binds a channel's sealed secrets to its id.
-func sealContext(id string) string { return "notify-channel:" + id }
+func sealContext(id string) string { return store.NotificationSecretContext + id }
 
 // ErrNoSecretKey means a channel has secrets but VIGIL_SECRET_KEY is unset.
 var ErrNoSecretKey = errors.New("VIGIL_SECRET_KEY is not set: channel secrets cannot be stored")

@@ -65,13 +65,22 @@ func readSealed(t *testing.T, st *store.Store) sealedState {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		t.Fatal(err)
 	}
+	if ch, err := st.GetChannel(ctx, resealChannelID); err == nil {
+		out["channel"] = ch.SecretsEncrypted
+	}
 	return out
 }
 
+// resealChannelID is the notification channel whose secrets are seeded.
+const resealChannelID = "00000000-0000-4000-8000-00000000c4a1"
+
 // contextOf names the context each record of sealedState was sealed with.
 func contextOf(record string) string {
-	if record == "llm" {
+	switch record {
+	case "llm":
 		return secrets.ContextLLMAPIKey
+	case "channel":
+		return store.NotificationSecretContext + resealChannelID
 	}
 	return secrets.ContextWebhookSecret
 }
@@ -100,6 +109,12 @@ func seedSecrets(t *testing.T, st *store.Store, key string) map[string]string {
 	if _, err := st.PutSetting(ctx, "llm", llm, "admin"); err != nil {
 		t.Fatal(err)
 	}
+	plain["channel"] = `{"webhook_url":"https://hooks.example.com/secret"}`
+	ch := &store.NotificationChannel{ID: resealChannelID, Name: "reseal", ChannelType: "chat_a", Enabled: true,
+		SecretsEncrypted: seal(t, b, plain["channel"], store.NotificationSecretContext+resealChannelID)}
+	if err := st.CreateChannel(ctx, ch); err != nil {
+		t.Fatal(err)
+	}
 	return plain
 }
 
@@ -119,6 +134,7 @@ func TestResealSecretsMovesEverySecretToTheNewKey(t *testing.T) {
 	want := []store.ResealCount{
 		{Place: "webhook_sources.secret_encrypted", Resealed: 2},
 		{Place: "settings.llm.api_key_encrypted", Resealed: 1},
+		{Place: "notification_channels.secrets_encrypted", Resealed: 1},
 	}
 	if !reflect.DeepEqual(counts, want) {
 		t.Fatalf("counts %+v, want %+v", counts, want)
@@ -157,6 +173,7 @@ func TestResealSecretsMovesEverySecretToTheNewKey(t *testing.T) {
 		t.Fatalf("second run: %v", err)
 	}
 	want[0].Resealed, want[0].Current, want[1].Resealed, want[1].Current = 0, 2, 0, 1
+	want[2].Resealed, want[2].Current = 0, 1
 	if !reflect.DeepEqual(counts, want) {
 		t.Fatalf("second run counts %+v, want %+v", counts, want)
 	}
@@ -212,7 +229,7 @@ func TestResealSecretsDryRunWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(counts) != 2 || counts[0].Resealed != 2 || counts[1].Resealed != 1 {
+	if len(counts) != 3 || counts[0].Resealed != 2 || counts[1].Resealed != 1 || counts[2].Resealed != 1 {
 		t.Fatalf("dry run counts %+v", counts)
 	}
 	if after := readSealed(t, st); !reflect.DeepEqual(after, before) {
