@@ -13,6 +13,7 @@ import (
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/intel"
+	"github.com/vigil-soc/vigil/notify"
 	"github.com/vigil-soc/vigil/policy"
 	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/settings"
@@ -38,6 +39,8 @@ type Activities struct {
 	Enricher   *intel.Enricher
 	// Links lets the summaries of child runs link to their incident.
 	Links runview.Links
+	// Notify sends notifications for the channel delivery workflows.
+	Notify *notify.Service
 }
 
 // Evidence is an incident as the analyzer sees it, with its indicators.

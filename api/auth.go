@@ -122,6 +122,9 @@ func principalID(c *gin.Context) (id, method string) {
 		return "ip:" + c.ClientIP(), "none"
 	case p.Key != nil:
 		return "key:" + p.Key.ID, "api_key"
+	case p.Session == nil:
+		// A decision taken in chat, as the user the chat account maps to.
+		return "user:" + p.User.ID, "chat"
 	default:
 		return "session:" + p.Session.ID, "session"
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/dispatch"
+	"github.com/vigil-soc/vigil/notify"
 	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
@@ -86,6 +87,8 @@ type Options struct {
 	// CodecAllowedOrigin is the Temporal Web UI's origin, allowed to call
 	// the codec routes from the browser with the user's session.
 	CodecAllowedOrigin string
+	// Notify manages notification channels; nil leaves their routes out.
+	Notify *notify.Service
 }
 
 type server struct {
@@ -264,6 +267,20 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{get, "/metrics", viewer, ScopeRead, LimitRead, ""}, s.opsMetrics)
 	if opts.PayloadCodec != nil {
 		a.registerCodec()
+	}
+
+	// Notifications: managers write, analysts read; secrets are write-only.
+	if opts.Notify != nil {
+		a.handle(Route{get, "/notifications/channels", analyst, ScopeRead, LimitRead, ""}, s.listChannels)
+		a.handle(Route{post, "/notifications/channels", manager, ScopeWrite, LimitWrite, "notification_channel.create"}, s.createChannel)
+		a.handle(Route{get, "/notifications/channels/:id", analyst, ScopeRead, LimitRead, ""}, s.getChannel)
+		a.handle(Route{put, "/notifications/channels/:id", manager, ScopeWrite, LimitWrite, "notification_channel.update"}, s.updateChannel)
+		a.handle(Route{del, "/notifications/channels/:id", manager, ScopeWrite, LimitWrite, "notification_channel.delete"}, s.deleteChannel)
+		a.handle(Route{post, "/notifications/test", manager, ScopeWrite, LimitWrite, "notification.test"}, s.testChannel)
+		a.handle(Route{get, "/notifications/deliveries", analyst, ScopeRead, LimitRead, ""}, s.listDeliveries)
+		// Slack button presses: signed by the channel's signing secret and
+		// decided as the Vigil user the Slack user's e-mail names.
+		r.POST("/api/integrations/slack/interactions", s.wrap(s.slackInteraction))
 	}
 
 	registerHunts(a, s)

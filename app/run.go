@@ -22,6 +22,7 @@ import (
 	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/intel"
 	"github.com/vigil-soc/vigil/llm"
+	"github.com/vigil-soc/vigil/notify"
 	"github.com/vigil-soc/vigil/playbook"
 	"github.com/vigil-soc/vigil/policy"
 	"github.com/vigil-soc/vigil/runview"
@@ -70,6 +71,19 @@ func OpenStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store,
 // configured.
 func NewConnectors(st *store.Store) connectors.Set { return simulated.New(st) }
 
+// NewNotifier builds the notification service: channels sealed with the
+// settings' box, the stored outbound policy, links to publicURL, and
+// metrics in the process-wide registry.
+func NewNotifier(st *store.Store, svc *settings.Service, publicURL string) *notify.Service {
+	n := &notify.Service{Store: st, Links: notify.Links{PublicURL: publicURL}, Policy: notify.PolicyFromStore(st),
+		Metrics: notify.NewMetrics(prometheus.DefaultRegisterer)}
+	if svc != nil {
+		n.Secrets = svc.Box()
+	}
+	notify.RegisterPending(prometheus.DefaultRegisterer, st)
+	return n
+}
+
 // NewWorker builds a worker with every workflow and activity registered.
 func NewWorker(c client.Client, st *store.Store, svc *settings.Service, log *slog.Logger, stopTimeout time.Duration) worker.Worker {
 	return NewWorkerLinking(c, st, svc, log, stopTimeout, runview.Links{})
@@ -83,6 +97,7 @@ func NewWorkerLinking(c client.Client, st *store.Store, svc *settings.Service, l
 	w.RegisterWorkflow(workflows.Action)
 	w.RegisterWorkflow(workflows.KillSwitch)
 	w.RegisterWorkflow(workflows.Playbook)
+	w.RegisterWorkflow(workflows.NotifyChannel)
 	// Worker metrics join the process-wide registry that /metrics serves.
 	reg := prometheus.DefaultRegisterer
 	w.RegisterActivity(&activities.Activities{
@@ -95,6 +110,7 @@ func NewWorkerLinking(c client.Client, st *store.Store, svc *settings.Service, l
 		Settings:   svc,
 		Notifier:   activities.LogNotifier{Log: log},
 		Links:      links,
+		Notify:     NewNotifier(st, svc, links.PublicURL),
 	})
 	return w
 }
@@ -175,8 +191,11 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	dispatcher.IntelCache = intel.NewEnricher(st, intel.NewSimulated(), prometheus.DefaultRegisterer)
 	dispatchCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	dispatchDone := make(chan struct{})
+	relay := dispatch.NewRelay(st, tc, log)
 	go func() { defer close(dispatchDone); dispatcher.Run(dispatchCtx) }()
-	defer func() { stopDispatch(); <-dispatchDone }()
+	relayDone := make(chan struct{})
+	go func() { defer close(relayDone); relay.Run(dispatchCtx) }()
+	defer func() { stopDispatch(); <-dispatchDone; <-relayDone }()
 	// The API's own series go to a registry of this run (a process may run
 	// more than once, as tests do); /metrics serves it together with the
 	// default registry, which carries the Go and process collectors, the
@@ -189,6 +208,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
 		Registerer: reg, Gatherer: prometheus.Gatherers{reg, prometheus.DefaultGatherer}, StorePaths: StorePaths(cfg),
 		CodecAllowedOrigin: urlOrigin(cfg.TemporalUIURL),
+		Notify:             NewNotifier(st, svc, cfg.PublicURL),
 	}
 	if codec, err := cfg.PayloadCodec(); err != nil {
 		return err

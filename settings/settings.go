@@ -265,3 +265,7 @@ func view(key string, row *store.Setting) (View, error) {
 	}
 	return v, nil
 }
+
+// Box is the box that seals secrets; nil when VIGIL_SECRET_KEY is unset.
+// Other features that keep secrets (notification channels) seal with it.
+func (s *Service) Box() *secrets.Box { return s.box }

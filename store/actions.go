@@ -130,14 +130,26 @@ func (s *Store) ListActions(ctx context.Context, f ActionFilter) ([]Action, erro
 
 // updateAction applies changes to an action only while it is in one of the
 // given statuses, and reports whether it did: the guard makes every
-// transition happen at most once, whoever races for it.
-func (s *Store) updateAction(ctx context.Context, id string, from []string, changes map[string]any) (bool, error) {
+// transition happen at most once, whoever races for it. A non-empty event
+// is recorded in the same transaction when the transition happens.
+func (s *Store) updateAction(ctx context.Context, id string, from []string, changes map[string]any, event EventType) (bool, error) {
 	changes["updated_at"] = Now()
-	res := s.db.WithContext(ctx).Model(&Action{}).Where("id = ? AND status IN ?", id, from).Updates(changes)
-	if res.Error != nil {
-		return false, fmt.Errorf("update action: %w", res.Error)
+	done := false
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&Action{}).Where("id = ? AND status IN ?", id, from).Updates(changes)
+		if res.Error != nil || res.RowsAffected != 1 {
+			return res.Error
+		}
+		done = true
+		if event == "" {
+			return nil
+		}
+		return recordActionEvent(tx, event, id, nil)
+	})
+	if err != nil {
+		return false, fmt.Errorf("update action: %w", err)
 	}
-	return res.RowsAffected == 1, nil
+	return done, nil
 }
 
 // ActionDecision is the outcome of policy for one action.
@@ -156,8 +168,10 @@ func (s *Store) RecordDecision(ctx context.Context, id string, d ActionDecision)
 	changes := map[string]any{
 		"decision": d.Outcome, "policy_rule_id": d.RuleID, "policy_rule_name": d.RuleName, "decision_reason": d.Reason,
 	}
+	var event EventType
 	switch d.Outcome {
 	case DecisionRequireApproval:
+		event = EventActionPendingApproval
 		changes["status"] = ActionPendingApproval
 		changes["approval_level"] = d.ApprovalLevel
 		changes["expires_at"] = d.ExpiresAt
@@ -168,7 +182,7 @@ func (s *Store) RecordDecision(ctx context.Context, id string, d ActionDecision)
 		changes["rejected_at"] = now
 		changes["rejection_reason"] = d.Reason
 	}
-	_, err := s.updateAction(ctx, id, []string{ActionPending}, changes)
+	_, err := s.updateAction(ctx, id, []string{ActionPending}, changes, event)
 	return err
 }
 
@@ -212,7 +226,7 @@ func (s *Store) CompleteAction(ctx context.Context, id, executedBy string, r Act
 	now := Now()
 	_, err := s.updateAction(ctx, id, []string{ActionPending, ActionPendingApproval}, map[string]any{
 		"status": ActionCompleted, "executed_at": now, "executed_by": executedBy, "result": NewJSON(&r),
-	})
+	}, EventActionCompleted)
 	return err
 }
 
@@ -221,7 +235,7 @@ func (s *Store) CompleteAction(ctx context.Context, id, executedBy string, r Act
 func (s *Store) FailAction(ctx context.Context, id, reason string) error {
 	_, err := s.updateAction(ctx, id, []string{ActionPending, ActionPendingApproval}, map[string]any{
 		"status": ActionFailed, "error": reason,
-	})
+	}, EventActionFailed)
 	return err
 }
 
@@ -269,13 +283,32 @@ func (s *Store) KillSwitch(ctx context.Context) (KillSwitchState, error) {
 	return k, nil
 }
 
-// SetKillSwitch writes the kill switch state.
+// SetKillSwitch writes the kill switch state; a change of state records
+// its event in the same transaction.
 func (s *Store) SetKillSwitch(ctx context.Context, k KillSwitchState) error {
 	k.ID = 1
 	if k.ChangedAt.IsZero() {
 		k.ChangedAt = Now()
 	}
-	if err := s.db.WithContext(ctx).Save(&k).Error; err != nil {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var before KillSwitchState
+		if err := tx.Take(&before, "id = 1").Error; err != nil && err != gorm.ErrRecordNotFound {
+			return err
+		}
+		if err := tx.Save(&k).Error; err != nil {
+			return err
+		}
+		if before.Active == k.Active {
+			return nil
+		}
+		event := EventKillSwitchDeactivated
+		if k.Active {
+			event = EventKillSwitchActivated
+		}
+		return recordEvent(tx, event, nil, map[string]any{"reason": k.Reason, "changed_by": k.ChangedBy,
+			"changed_at": k.ChangedAt.Format(time.RFC3339)})
+	})
+	if err != nil {
 		return fmt.Errorf("write kill switch: %w", err)
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // Playbook execution statuses.
@@ -115,9 +117,17 @@ func (s *Store) FinishExecution(ctx context.Context, id, status, reason string, 
 		return translate(err)
 	}
 	now := Now()
-	return s.db.WithContext(ctx).Model(&PlaybookExecution{}).Where("id = ? AND status = ?", id, ExecutionRunning).
-		Updates(map[string]any{"status": status, "error": reason, "steps": NewJSON(steps), "steps_completed": completed,
-			"completed_at": now, "duration_ms": now.Sub(e.StartedAt).Milliseconds()}).Error
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&PlaybookExecution{}).Where("id = ? AND status = ?", id, ExecutionRunning).
+			Updates(map[string]any{"status": status, "error": reason, "steps": NewJSON(steps), "steps_completed": completed,
+				"completed_at": now, "duration_ms": now.Sub(e.StartedAt).Milliseconds()})
+		if res.Error != nil || res.RowsAffected != 1 || status != ExecutionFailed {
+			return res.Error
+		}
+		return recordIncidentEvent(tx, EventPlaybookRunFailed, e.IncidentID, map[string]any{
+			"execution_id": e.ID, "playbook_id": e.PlaybookID, "playbook_name": e.PlaybookName, "error": reason,
+		})
+	})
 }
 
 // CheckpointExecution stores a running execution's step records and count

@@ -65,6 +65,9 @@ func (s *Store) insertIncident(tx *gorm.DB, inc *Incident) error {
 	if err := tx.Create(inc).Error; err != nil {
 		return err
 	}
+	if err := recordEvent(tx, EventIncidentCreated, inc, nil); err != nil {
+		return err
+	}
 	var auto int64
 	err = tx.Model(&Playbook{}).
 		Where("enabled = ? AND auto_run = ? AND lower(trigger_incident_type) = ?", true, true, strings.ToLower(inc.IncidentType)).
@@ -330,14 +333,28 @@ func (s *Store) UpdateIncident(ctx context.Context, id string, u IncidentUpdate)
 	if u.Assignee != nil {
 		changes["assignee"] = *u.Assignee
 	}
-	res := s.db.WithContext(ctx).Model(&Incident{}).Where("id = ?", id).Updates(changes)
-	if res.Error != nil {
-		return nil, fmt.Errorf("update incident: %w", translate(res.Error))
+	var inc Incident
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var before Incident
+		if err := tx.Select("status").Take(&before, "id = ?", id).Error; err != nil {
+			return err
+		}
+		if err := tx.Model(&Incident{}).Where("id = ?", id).Updates(changes).Error; err != nil {
+			return err
+		}
+		if err := tx.Take(&inc, "id = ?", id).Error; err != nil {
+			return err
+		}
+		event := EventIncidentUpdated
+		if inc.Status == StatusResolved && before.Status != StatusResolved {
+			event = EventIncidentResolved
+		}
+		return recordEvent(tx, event, &inc, map[string]any{"previous_status": before.Status})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("update incident: %w", translate(err))
 	}
-	if res.RowsAffected == 0 {
-		return nil, ErrNotFound
-	}
-	return s.GetIncident(ctx, id)
+	return &inc, nil
 }
 
 // DeleteIncident removes an incident and its triage records.

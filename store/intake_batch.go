@@ -268,6 +268,9 @@ func (b *alertBatch) insert(fresh []*Incident) error {
 	if err := b.tx.Create(fresh).Error; err != nil {
 		return err
 	}
+	if err := recordCreatedEvents(b.tx, fresh); err != nil {
+		return err
+	}
 	autoTypes, err := autoRunTypes(b.tx)
 	if err != nil {
 		return err

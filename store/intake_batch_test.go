@@ -105,3 +105,41 @@ func TestAlertBatchIsolatesAFailingAlert(t *testing.T) {
 		t.Fatalf("retry of the failed alert: %v", err)
 	}
 }
+
+// Incidents created by a batch are announced in the outbox like single
+// ones, once each, and a deduplicated alert announces nothing new.
+func TestAlertBatchRecordsCreatedEvents(t *testing.T) {
+	st := testenv.OpenStore(t)
+	ctx := context.Background()
+	ch := &store.NotificationChannel{ID: "0f7e5b1e-5f0e-4a57-9a52-1f1e0d9b2a01", Name: "soc", ChannelType: "webhook",
+		Config: store.NewJSON(map[string]any{"url": "https://hooks.example.com/x"}), Enabled: true,
+		Events: store.NewJSON([]string{"incident_created"})}
+	if err := st.CreateChannel(ctx, ch); err != nil {
+		t.Fatal(err)
+	}
+	alert := func(id string) store.AlertIncident {
+		return store.AlertIncident{
+			NewIncident:    store.NewIncident{Title: "alert " + id, IncidentType: "malware", Source: "edr", Severity: "high"},
+			ExternalSource: "edr", ExternalID: id, DedupWindow: time.Hour,
+		}
+	}
+	outs := st.CreateIncidentsFromAlerts(ctx, []store.AlertIncident{alert("b-1"), alert("b-2"), alert("b-1")})
+	for i, o := range outs {
+		if o.Err != nil {
+			t.Fatalf("alert %d: %v", i, o.Err)
+		}
+	}
+	events, err := st.QueuedEvents(ctx, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, ev := range events {
+		if ev.EventType == string(store.EventIncidentCreated) {
+			seen[ev.IncidentID]++
+		}
+	}
+	if len(seen) != 2 || seen[outs[0].Incident.ID] != 1 || seen[outs[1].Incident.ID] != 1 {
+		t.Fatalf("incident_created events per incident: %v, want one each for %s and %s", seen, outs[0].Incident.ID, outs[1].Incident.ID)
+	}
+}

@@ -19,7 +19,13 @@ var sealedSecrets = []sealedSecret{
 	sealedColumn{tableName: "webhook_sources", key: "source", column: "secret_encrypted", context: secrets.ContextWebhookSecret},
 	sealedColumn{tableName: "data_sources", key: "name", column: "credentials_encrypted", context: secrets.ContextDataSourceCredentials},
 	sealedSettingMember{setting: "llm", path: []string{"api_key_encrypted"}, context: secrets.ContextLLMAPIKey},
+	sealedColumn{tableName: "notification_channels", key: "id", column: "secrets_encrypted",
+		context: NotificationSecretContext, contextByKey: true},
 }
+
+// NotificationSecretContext, followed by the channel id, is the context a
+// notification channel's secrets are sealed under.
+const NotificationSecretContext = "notify-channel:"
 
 // Resealer turns a value sealed under one key into the same secret sealed
 // under another, with the context it was sealed with, and reports whether
@@ -127,6 +133,9 @@ type sealedSecret interface {
 // string meaning no secret.
 type sealedColumn struct {
 	tableName, key, column, context string
+	// contextByKey seals each row under context + its key (a channel's
+	// secrets are bound to that channel).
+	contextByKey bool
 }
 
 func (c sealedColumn) table() string { return c.tableName }
@@ -143,7 +152,11 @@ func (c sealedColumn) reseal(tx *gorm.DB, reseal Resealer) (ResealCount, error) 
 	}
 	for _, r := range rows {
 		record := fmt.Sprintf("%s %s=%q (%s)", c.tableName, c.key, r.ID, c.column)
-		out, changed, err := reseal(r.Sealed, c.context)
+		context := c.context
+		if c.contextByKey {
+			context += r.ID
+		}
+		out, changed, err := reseal(r.Sealed, context)
 		if err != nil {
 			return count, &ResealError{Record: record, Err: err}
 		}

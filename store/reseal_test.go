@@ -65,13 +65,22 @@ func readSealed(t *testing.T, st *store.Store) sealedState {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		t.Fatal(err)
 	}
+	if ch, err := st.GetChannel(ctx, resealChannelID); err == nil {
+		out["channel"] = ch.SecretsEncrypted
+	}
 	return out
 }
 
+// resealChannelID is the notification channel whose secrets are seeded.
+const resealChannelID = "00000000-0000-4000-8000-00000000c4a1"
+
 // contextOf names the context each record of sealedState was sealed with.
 func contextOf(record string) string {
-	if record == "llm" {
+	switch record {
+	case "llm":
 		return secrets.ContextLLMAPIKey
+	case "channel":
+		return store.NotificationSecretContext + resealChannelID
 	}
 	return secrets.ContextWebhookSecret
 }
@@ -105,6 +114,12 @@ func seedSecrets(t *testing.T, st *store.Store, key string) map[string]string {
 	if _, err := st.PutSetting(ctx, "llm", llm, "admin"); err != nil {
 		t.Fatal(err)
 	}
+	plain["channel"] = `{"webhook_url":"https://hooks.example.com/secret"}`
+	ch := &store.NotificationChannel{ID: resealChannelID, Name: "reseal", ChannelType: "chat_a", Enabled: true,
+		SecretsEncrypted: seal(t, b, plain["channel"], store.NotificationSecretContext+resealChannelID)}
+	if err := st.CreateChannel(ctx, ch); err != nil {
+		t.Fatal(err)
+	}
 	return plain
 }
 
@@ -125,6 +140,7 @@ func TestResealSecretsMovesEverySecretToTheNewKey(t *testing.T) {
 		{Place: "webhook_sources.secret_encrypted", Resealed: 2},
 		{Place: "data_sources.credentials_encrypted", Resealed: 1},
 		{Place: "settings.llm.api_key_encrypted", Resealed: 1},
+		{Place: "notification_channels.secrets_encrypted", Resealed: 1},
 	}
 	if !reflect.DeepEqual(counts, want) {
 		t.Fatalf("counts %+v, want %+v", counts, want)

@@ -164,9 +164,15 @@ func (s *Store) CompleteTriage(ctx context.Context, triageID string, out TriageO
 		if res.Error != nil {
 			return res.Error
 		}
-		return tx.Model(&Incident{}).
+		if err := tx.Model(&Incident{}).
 			Where("id = ? AND status <> ?", t.IncidentID, StatusResolved).
-			Update("status", StatusTriaged).Error
+			Update("status", StatusTriaged).Error; err != nil {
+			return err
+		}
+		return recordIncidentEvent(tx, EventTriageCompleted, t.IncidentID, map[string]any{
+			"triage_id": t.ID, "classification": verdict.Classification, "confidence": verdict.Confidence,
+			"category": verdict.Category, "recommended_actions": actions,
+		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("complete triage: %w", translate(err))

@@ -75,6 +75,7 @@ var doneMessages = map[string]string{
 	"key_revoked":         "Key revoked.",
 	"user_created":        "User created.",
 	"user_updated":        "User updated.",
+	"test_sent":           "Test message sent; its outcome is below.",
 }
 
 // navEntry is one item of the navigation.
@@ -89,6 +90,7 @@ var navigation = []navEntry{
 	{"playbooks", "Playbooks", "/playbooks"},
 	{"hunts", "Hunts", "/hunts"},
 	{"kill-switch", "Kill switch", "/kill-switch"},
+	{"notifications", "Notifications", "/notifications"},
 	{"admin", "Admin", "/admin"},
 	{"system", "Health", "/system"},
 }

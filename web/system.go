@@ -94,6 +94,8 @@ func (d *Dashboard) redisplay(c *gin.Context) (pageFunc, bool) {
 		return d.playbookDetail, true
 	case strings.HasPrefix(p, "/hunts/:id"):
 		return d.huntDetail, true
+	case strings.HasPrefix(p, "/notifications"):
+		return d.notifications, true
 	case strings.HasPrefix(p, "/kill-switch"):
 		return d.killSwitch, true
 	case strings.HasPrefix(p, "/admin/"):

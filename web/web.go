@@ -128,6 +128,13 @@ func (d *Dashboard) Mount(r gin.IRouter) {
 	g.GET("/admin/settings", d.page(d.adminSettings))
 	g.POST("/admin/settings/:key", d.form(d.saveSetting))
 	g.GET("/admin/audit", d.page(d.adminAudit))
+	g.GET("/notifications", d.page(d.notifications))
+	g.GET("/notifications/deliveries", d.page(d.deliveries))
+	g.GET("/notifications/:id", d.page(d.notifications))
+	g.POST("/notifications/new", d.form(d.saveChannel))
+	g.POST("/notifications/:id", d.form(d.saveChannel))
+	g.POST("/notifications/:id/test", d.form(d.testChannel))
+	g.POST("/notifications/:id/delete", d.form(d.deleteChannel))
 	for _, p := range placeholders {
 		g.GET(p.Path, d.page(d.placeholder(p)))
 	}

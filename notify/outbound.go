@@ -1,0 +1,127 @@
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/vigil-soc/vigil/store"
+)
+
+// Outbound is the policy for calls out of Vigil (setting outbound): https
+// only unless AllowHTTP, and no loopback, private, link-local or cloud
+// metadata address unless its host (or host:port) is in AllowHosts.
+type Outbound struct {
+	AllowHTTP  bool     `json:"allow_http"`
+	AllowHosts []string `json:"allow_hosts"`
+}
+
+// metadataAddrs are cloud metadata endpoints, reachable only when listed
+// exactly in AllowHosts.
+var metadataAddrs = []netip.Addr{
+	netip.MustParseAddr("169.254.169.254"), netip.MustParseAddr("fd00:ec2::254"), netip.MustParseAddr("100.100.100.200"),
+}
+
+// CheckURL refuses a URL the policy does not allow before any connection.
+func (o Outbound) CheckURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("%q is not an absolute URL", raw)
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !o.AllowHTTP && !o.hostListed(u.Host) {
+			return fmt.Errorf("only https URLs may be called (setting outbound.allow_http)")
+		}
+	default:
+		return fmt.Errorf("scheme %q is not allowed", u.Scheme)
+	}
+	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil {
+		return o.checkAddr(u.Host, ip)
+	}
+	return nil
+}
+
+func (o Outbound) hostListed(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = hostport
+	}
+	return slices.Contains(o.AllowHosts, hostport) || slices.Contains(o.AllowHosts, strings.Trim(host, "[]"))
+}
+
+// checkAddr refuses internal addresses of a host not listed.
+func (o Outbound) checkAddr(hostport string, ip netip.Addr) error {
+	ip = ip.Unmap()
+	if slices.Contains(metadataAddrs, ip) {
+		if !slices.Contains(o.AllowHosts, ip.String()) && !slices.Contains(o.AllowHosts, hostport) {
+			return fmt.Errorf("address %s is a cloud metadata endpoint", ip)
+		}
+		return nil
+	}
+	internal := ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsPrivate() ||
+		ip.IsUnspecified() || ip.IsMulticast()
+	if internal && !o.hostListed(hostport) {
+		return fmt.Errorf("address %s is internal; an admin may allow its host in setting outbound.allow_hosts", ip)
+	}
+	return nil
+}
+
+// DialContext connects to addr after checking, once the name is
+// resolved, that the address is one the policy allows.
+func (o Outbound) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	d := net.Dialer{Timeout: 10 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
+		ap, err := netip.ParseAddrPort(address)
+		if err != nil {
+			return err
+		}
+		if o.hostListed(addr) {
+			return nil
+		}
+		return o.checkAddr(addr, ap.Addr())
+	}}
+	return d.DialContext(ctx, network, addr)
+}
+
+// Client returns an HTTP client whose every connection, redirects
+// included, is checked against the policy after name resolution, so a
+// name that resolves to an internal address is refused too.
+func (o Outbound) Client(timeout time.Duration) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil
+	tr.DialContext = o.DialContext
+	return &http.Client{Timeout: timeout, Transport: tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 3 {
+			return fmt.Errorf("too many redirects")
+		}
+		return o.CheckURL(req.URL.String())
+	}}
+}
+
+// OutboundSetting is the key of the setting that holds the policy.
+const OutboundSetting = "outbound"
+
+// PolicyFromStore reads the outbound policy from the stored setting at
+// each call; without one, the defaults hold.
+func PolicyFromStore(st *store.Store) func(context.Context) Outbound {
+	return func(ctx context.Context) Outbound {
+		var o Outbound
+		row, err := st.GetSetting(ctx, OutboundSetting)
+		if err != nil {
+			return o
+		}
+		if b, err := json.Marshal(row.Value.V); err == nil {
+			_ = json.Unmarshal(b, &o)
+		}
+		return o
+	}
+}

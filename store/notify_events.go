@@ -1,0 +1,218 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// EventType names something that happened which channels may subscribe to.
+type EventType string
+
+// Event types. A new one is added here and to EventTypes; nothing else
+// lists them.
+const (
+	EventIncidentCreated       EventType = "incident_created"
+	EventIncidentUpdated       EventType = "incident_updated"
+	EventIncidentResolved      EventType = "incident_resolved"
+	EventTriageCompleted       EventType = "triage_completed"
+	EventActionPendingApproval EventType = "action_pending_approval"
+	EventActionCompleted       EventType = "action_completed"
+	EventActionFailed          EventType = "action_failed"
+	EventKillSwitchActivated   EventType = "kill_switch_activated"
+	EventKillSwitchDeactivated EventType = "kill_switch_deactivated"
+	EventPlaybookRunFailed     EventType = "playbook_run_failed"
+)
+
+// EventTypes lists every event type channels may subscribe to.
+var EventTypes = []EventType{
+	EventIncidentCreated, EventIncidentUpdated, EventIncidentResolved, EventTriageCompleted,
+	EventActionPendingApproval, EventActionCompleted, EventActionFailed,
+	EventKillSwitchActivated, EventKillSwitchDeactivated, EventPlaybookRunFailed,
+}
+
+// ValidEventType reports whether name is a known event type.
+func ValidEventType(name string) bool {
+	for _, e := range EventTypes {
+		if string(e) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Outbox event statuses.
+const (
+	EventQueued = "queued"
+	EventRouted = "routed"
+)
+
+// NotificationEvent is one outbox row: an event recorded in the
+// transaction of the change that caused it.
+type NotificationEvent struct {
+	Seq        int64 `gorm:"primaryKey;autoIncrement"`
+	ID         string
+	EventType  string
+	IncidentID string
+	Severity   string
+	Source     string
+	Data       JSON[map[string]any]
+	Status     string
+	CreatedAt  time.Time
+	RoutedAt   *time.Time
+}
+
+// notifying reports whether any channel is enabled: while none is, no
+// event is recorded (no channel could receive it) and nothing is read to
+// build one.
+func notifying(tx *gorm.DB) (bool, error) {
+	var ids []string
+	if err := tx.Model(&NotificationChannel{}).Where("enabled = ?", true).Limit(1).Pluck("id", &ids).Error; err != nil {
+		return false, fmt.Errorf("look for notification channels: %w", err)
+	}
+	return len(ids) > 0, nil
+}
+
+// recordEvent adds an event to the outbox inside tx while any channel is
+// enabled.
+func recordEvent(tx *gorm.DB, typ EventType, inc *Incident, data map[string]any) error {
+	if on, err := notifying(tx); err != nil || !on {
+		return err
+	}
+	return insertEvent(tx, typ, inc, data)
+}
+
+// recordCreatedEvents adds an incident_created event for each of incs, in
+// one insert, while any channel is enabled: a batch of new incidents is
+// announced in the transaction that creates it, like a single one.
+func recordCreatedEvents(tx *gorm.DB, incs []*Incident) error {
+	if on, err := notifying(tx); err != nil || !on || len(incs) == 0 {
+		return err
+	}
+	events := make([]*NotificationEvent, 0, len(incs))
+	for _, inc := range incs {
+		events = append(events, newEvent(EventIncidentCreated, inc, nil))
+	}
+	return tx.Create(events).Error
+}
+
+func insertEvent(tx *gorm.DB, typ EventType, inc *Incident, data map[string]any) error {
+	return tx.Create(newEvent(typ, inc, data)).Error
+}
+
+// newEvent builds an outbox event; one about an incident carries the
+// incident's fields under data's own.
+func newEvent(typ EventType, inc *Incident, data map[string]any) *NotificationEvent {
+	if data == nil {
+		data = map[string]any{}
+	}
+	ev := &NotificationEvent{ID: uuid.NewString(), EventType: string(typ), Status: EventQueued, CreatedAt: Now()}
+	if inc != nil {
+		ev.IncidentID, ev.Severity, ev.Source = inc.ID, inc.Severity, inc.Source
+		for k, v := range IncidentEventData(inc) {
+			if _, set := data[k]; !set {
+				data[k] = v
+			}
+		}
+	}
+	ev.Data = NewJSON(data)
+	return ev
+}
+
+// IncidentEventData is what every event about an incident carries.
+func IncidentEventData(inc *Incident) map[string]any {
+	return map[string]any{
+		"incident_id": inc.ID, "incident_number": inc.IncidentNumber, "title": inc.Title,
+		"severity": inc.Severity, "status": inc.Status, "source": inc.Source,
+		"incident_type": inc.IncidentType, "description": inc.Description,
+		"created_at": inc.CreatedAt.Format(time.RFC3339),
+	}
+}
+
+// recordIncidentEvent loads the incident (when id is set) and records the
+// event inside tx.
+func recordIncidentEvent(tx *gorm.DB, typ EventType, incidentID string, data map[string]any) error {
+	if on, err := notifying(tx); err != nil || !on {
+		return err
+	}
+	return incidentEvent(tx, typ, incidentID, data)
+}
+
+func incidentEvent(tx *gorm.DB, typ EventType, incidentID string, data map[string]any) error {
+	if incidentID == "" {
+		return insertEvent(tx, typ, nil, data)
+	}
+	var inc Incident
+	err := tx.Omit("raw_data").Take(&inc, "id = ?", incidentID).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return insertEvent(tx, typ, nil, data)
+	}
+	if err != nil {
+		return err
+	}
+	return insertEvent(tx, typ, &inc, data)
+}
+
+// recordActionEvent records an event about an action and its incident.
+func recordActionEvent(tx *gorm.DB, typ EventType, id string, extra map[string]any) error {
+	if on, err := notifying(tx); err != nil || !on {
+		return err
+	}
+	var a Action
+	if err := tx.Take(&a, "id = ?", id).Error; err != nil {
+		return err
+	}
+	data := map[string]any{
+		"action_id": a.ID, "action_type": a.ActionType, "action_status": a.Status,
+		"approval_level": a.ApprovalLevel, "requested_by": a.RequestedBy,
+	}
+	for k, v := range extra {
+		data[k] = v
+	}
+	incidentID := ""
+	if a.IncidentID != nil {
+		incidentID = *a.IncidentID
+	}
+	return incidentEvent(tx, typ, incidentID, data)
+}
+
+// QueuedEvents returns up to limit outbox events not yet routed, oldest first.
+func (s *Store) QueuedEvents(ctx context.Context, limit int) ([]NotificationEvent, error) {
+	var out []NotificationEvent
+	err := s.db.WithContext(ctx).Where("status = ?", EventQueued).Order("seq").Limit(limit).Find(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("read notification outbox: %w", err)
+	}
+	return out, nil
+}
+
+// GetEvent reads one outbox event.
+func (s *Store) GetEvent(ctx context.Context, id string) (*NotificationEvent, error) {
+	var ev NotificationEvent
+	if err := s.db.WithContext(ctx).Take(&ev, "id = ?", id).Error; err != nil {
+		return nil, translate(err)
+	}
+	return &ev, nil
+}
+
+// MarkEventRouted records that an event's deliveries exist.
+func (s *Store) MarkEventRouted(ctx context.Context, seq int64) error {
+	return s.db.WithContext(ctx).Model(&NotificationEvent{}).Where("seq = ?", seq).
+		Updates(map[string]any{"status": EventRouted, "routed_at": Now()}).Error
+}
+
+// RecordEvent adds an event that no store change causes (a test message).
+func (s *Store) RecordEvent(ctx context.Context, typ EventType, data map[string]any) (*NotificationEvent, error) {
+	ev := &NotificationEvent{ID: uuid.NewString(), EventType: string(typ), Status: EventRouted, CreatedAt: Now(),
+		Data: NewJSON(data)}
+	now := Now()
+	ev.RoutedAt = &now
+	if err := s.db.WithContext(ctx).Create(ev).Error; err != nil {
+		return nil, fmt.Errorf("record event: %w", err)
+	}
+	return ev, nil
+}
