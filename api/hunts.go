@@ -263,6 +263,12 @@ func (s *server) executeHunt(c *gin.Context) (reply, error) {
 		if waitCtx.Err() != nil {
 			return accepted(gin.H{"run_id": runID, "hunt_id": h.ID, "status": store.HuntRunRunning, "workflow_id": wid}), nil
 		}
+		// A run that failed has recorded why; answer with that record
+		// rather than a bare server error.
+		s.log.WarnContext(c, "hunt run ended with an error", "workflow_id", wid, "err", err)
+		if r, rerr := s.runReply(c, h.ID, runID); rerr == nil {
+			return r, nil
+		}
 		return reply{}, err
 	}
 	return s.runReply(c, h.ID, runID)

@@ -136,11 +136,11 @@ func TestPasswordPromptNeedsATerminal(t *testing.T) {
 func TestLegacyCommandKeepsItsOwnFlags(t *testing.T) {
 	var got []string
 	root := newRootCommand()
-	root.AddCommand(legacyCommand("hunts", "hunt tools", func(_ context.Context, args []string) error {
+	root.AddCommand(legacyCommand("legacy-tool", "an old-style tool", func(_ context.Context, args []string) error {
 		got = args
 		return errors.New("done")
 	}))
-	root.SetArgs([]string{"hunts", "demo-data", "--count", "3"})
+	root.SetArgs([]string{"legacy-tool", "demo-data", "--count", "3"})
 	err := root.ExecuteContext(context.Background())
 	if err == nil || err.Error() != "done" || strings.Join(got, " ") != "demo-data --count 3" {
 		t.Fatalf("legacy command: %v %q", err, got)
