@@ -1,9 +1,12 @@
 package app
 
 import (
+	"context"
+	"errors"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/vigil-soc/vigil/hunt/datasource"
@@ -11,6 +14,7 @@ import (
 	"github.com/vigil-soc/vigil/hunt/huntflow"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/workflows"
 )
 
 // RegisterHunts adds the hunt run workflow and its activities to a worker.
@@ -30,4 +34,20 @@ func StorePaths(cfg Config) []string {
 		return nil
 	}
 	return []string{cfg.DatabaseURL}
+}
+
+// StartTriggeredHunts is the relay's hook for new incidents: it starts the
+// active triggered hunts the incident matches (once per hunt and incident).
+func StartTriggeredHunts(st *store.Store, tc client.Client) func(context.Context, *store.NotificationEvent) error {
+	return func(ctx context.Context, ev *store.NotificationEvent) error {
+		inc, err := st.GetIncident(ctx, ev.IncidentID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil // deleted since; nothing to hunt for
+		}
+		if err != nil {
+			return err
+		}
+		_, err = huntflow.StartTriggeredHunts(ctx, tc, st, workflows.TaskQueue, huntflow.IncidentTrigger(inc))
+		return err
+	}
 }

@@ -192,6 +192,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	dispatchCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	dispatchDone := make(chan struct{})
 	relay := dispatch.NewRelay(st, tc, log)
+	relay.OnIncidentCreated = StartTriggeredHunts(st, tc)
 	go func() { defer close(dispatchDone); dispatcher.Run(dispatchCtx) }()
 	relayDone := make(chan struct{})
 	go func() { defer close(relayDone); relay.Run(dispatchCtx) }()

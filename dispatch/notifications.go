@@ -29,7 +29,11 @@ type Relay struct {
 	Store    *store.Store
 	Temporal client.Client
 	Log      *slog.Logger
-	wake     chan struct{}
+	// OnIncidentCreated, when set, runs for every incident_created event
+	// before it is marked routed (it starts the triggered hunts); it must
+	// be idempotent, since an error makes the relay try the event again.
+	OnIncidentCreated func(ctx context.Context, ev *store.NotificationEvent) error
+	wake              chan struct{}
 }
 
 // NewRelay builds a relay.
@@ -126,6 +130,11 @@ func (r *Relay) Step(ctx context.Context) (int, error) {
 	}
 	for i := range events {
 		ev := &events[i]
+		if ev.EventType == string(store.EventIncidentCreated) && r.OnIncidentCreated != nil {
+			if err := r.OnIncidentCreated(ctx, ev); err != nil {
+				return i, err
+			}
+		}
 		for j := range channels {
 			ch := &channels[j]
 			if !notify.Matches(ch, ev) {

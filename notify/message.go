@@ -44,6 +44,13 @@ func (l Links) incident(id string) string {
 	return l.PublicURL + "/incidents/" + id
 }
 
+func (l Links) hunt(huntID string) string {
+	if l.PublicURL == "" {
+		return "/api/v1/hunts/" + huntID
+	}
+	return l.PublicURL + "/hunts/" + huntID
+}
+
 func (l Links) approval(actionID string) string {
 	if l.PublicURL == "" {
 		return "/api/actions/" + actionID
@@ -88,6 +95,10 @@ func NewMessage(ev *store.NotificationEvent, d *store.NotificationDelivery, link
 	case store.EventPlaybookRunFailed:
 		m.Title = fmt.Sprintf("Playbook %s failed on %s", str("playbook_name"), subject)
 		m.Text = str("error")
+	case store.EventHuntFinding:
+		m.Title = fmt.Sprintf("Hunt %s: %v new finding(s)", str("hunt_name"), data["new_findings"])
+		m.Text = "Highest severity: " + str("severity")
+		m.Link = links.hunt(str("hunt_id"))
 	case store.EventTest:
 		m.Title, m.Text = "Vigil test notification", str("message")
 	default:

@@ -133,6 +133,7 @@ func (s *Store) FinishHuntRun(ctx context.Context, r *HuntRun) error {
 func (s *Store) RecordFindings(ctx context.Context, huntID, runID string, in []HuntFinding) ([]HuntFinding, error) {
 	out := make([]HuntFinding, 0, len(in))
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var fresh []HuntFinding
 		for i := range in {
 			f := in[i]
 			var cur HuntFinding
@@ -146,6 +147,7 @@ func (s *Store) RecordFindings(ctx context.Context, huntID, runID string, in []H
 					return translate(err)
 				}
 				out = append(out, f)
+				fresh = append(fresh, f)
 			case err != nil:
 				return err
 			case cur.LastRunID == runID:
@@ -160,7 +162,7 @@ func (s *Store) RecordFindings(ctx context.Context, huntID, runID string, in []H
 				out = append(out, cur)
 			}
 		}
-		return nil
+		return recordHuntFindingEvent(tx, huntID, runID, fresh)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("record hunt findings: %w", err)

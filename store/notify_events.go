@@ -26,13 +26,14 @@ const (
 	EventKillSwitchActivated   EventType = "kill_switch_activated"
 	EventKillSwitchDeactivated EventType = "kill_switch_deactivated"
 	EventPlaybookRunFailed     EventType = "playbook_run_failed"
+	EventHuntFinding           EventType = "hunt_finding"
 )
 
 // EventTypes lists every event type channels may subscribe to.
 var EventTypes = []EventType{
 	EventIncidentCreated, EventIncidentUpdated, EventIncidentResolved, EventTriageCompleted,
 	EventActionPendingApproval, EventActionCompleted, EventActionFailed,
-	EventKillSwitchActivated, EventKillSwitchDeactivated, EventPlaybookRunFailed,
+	EventKillSwitchActivated, EventKillSwitchDeactivated, EventPlaybookRunFailed, EventHuntFinding,
 }
 
 // ValidEventType reports whether name is a known event type.
@@ -68,11 +69,19 @@ type NotificationEvent struct {
 
 // notifying reports whether any channel is enabled: while none is, no
 // event is recorded (no channel could receive it) and nothing is read to
-// build one.
-func notifying(tx *gorm.DB) (bool, error) {
+// build one. A new incident is also recorded while an active triggered
+// hunt exists, since the relay starts those hunts from the event.
+func notifying(tx *gorm.DB, typ EventType) (bool, error) {
 	var ids []string
 	if err := tx.Model(&NotificationChannel{}).Where("enabled = ?", true).Limit(1).Pluck("id", &ids).Error; err != nil {
 		return false, fmt.Errorf("look for notification channels: %w", err)
+	}
+	if len(ids) > 0 || typ != EventIncidentCreated {
+		return len(ids) > 0, nil
+	}
+	if err := tx.Model(&Hunt{}).Where("status = ? AND hunt_type = ? AND enabled = ?", "active", "triggered", true).
+		Limit(1).Pluck("id", &ids).Error; err != nil {
+		return false, fmt.Errorf("look for triggered hunts: %w", err)
 	}
 	return len(ids) > 0, nil
 }
@@ -80,7 +89,7 @@ func notifying(tx *gorm.DB) (bool, error) {
 // recordEvent adds an event to the outbox inside tx while any channel is
 // enabled.
 func recordEvent(tx *gorm.DB, typ EventType, inc *Incident, data map[string]any) error {
-	if on, err := notifying(tx); err != nil || !on {
+	if on, err := notifying(tx, typ); err != nil || !on {
 		return err
 	}
 	return insertEvent(tx, typ, inc, data)
@@ -90,7 +99,7 @@ func recordEvent(tx *gorm.DB, typ EventType, inc *Incident, data map[string]any)
 // one insert, while any channel is enabled: a batch of new incidents is
 // announced in the transaction that creates it, like a single one.
 func recordCreatedEvents(tx *gorm.DB, incs []*Incident) error {
-	if on, err := notifying(tx); err != nil || !on || len(incs) == 0 {
+	if on, err := notifying(tx, EventIncidentCreated); err != nil || !on || len(incs) == 0 {
 		return err
 	}
 	events := make([]*NotificationEvent, 0, len(incs))
@@ -136,7 +145,7 @@ func IncidentEventData(inc *Incident) map[string]any {
 // recordIncidentEvent loads the incident (when id is set) and records the
 // event inside tx.
 func recordIncidentEvent(tx *gorm.DB, typ EventType, incidentID string, data map[string]any) error {
-	if on, err := notifying(tx); err != nil || !on {
+	if on, err := notifying(tx, typ); err != nil || !on {
 		return err
 	}
 	return incidentEvent(tx, typ, incidentID, data)
@@ -159,7 +168,7 @@ func incidentEvent(tx *gorm.DB, typ EventType, incidentID string, data map[strin
 
 // recordActionEvent records an event about an action and its incident.
 func recordActionEvent(tx *gorm.DB, typ EventType, id string, extra map[string]any) error {
-	if on, err := notifying(tx); err != nil || !on {
+	if on, err := notifying(tx, typ); err != nil || !on {
 		return err
 	}
 	var a Action
@@ -215,4 +224,47 @@ func (s *Store) RecordEvent(ctx context.Context, typ EventType, data map[string]
 		return nil, fmt.Errorf("record event: %w", err)
 	}
 	return ev, nil
+}
+
+// recordHuntFindingEvent announces a run's new findings in one event
+// carrying the highest severity among them, so a hunt that matches fifty
+// rows pages once, not fifty times.
+func recordHuntFindingEvent(tx *gorm.DB, huntID, runID string, fresh []HuntFinding) error {
+	if len(fresh) == 0 {
+		return nil
+	}
+	if on, err := notifying(tx, EventHuntFinding); err != nil || !on {
+		return err
+	}
+	var h Hunt
+	if err := tx.Select("id", "name").Take(&h, "id = ?", huntID).Error; err != nil {
+		return err
+	}
+	worst, ids := fresh[0].Severity, make([]string, 0, min(len(fresh), 10))
+	for _, f := range fresh {
+		if severityRank(f.Severity) > severityRank(worst) {
+			worst = f.Severity
+		}
+		if len(ids) < cap(ids) {
+			ids = append(ids, f.ID)
+		}
+	}
+	ev := newEvent(EventHuntFinding, nil, map[string]any{"hunt_id": huntID, "hunt_name": h.Name, "run_id": runID,
+		"new_findings": len(fresh), "severity": worst, "finding_ids": ids, "title": "hunt " + h.Name})
+	ev.Severity, ev.Source = worst, "hunt"
+	return tx.Create(ev).Error
+}
+
+func severityRank(s string) int {
+	switch s {
+	case "critical":
+		return 4
+	case "high":
+		return 3
+	case "medium":
+		return 2
+	case "low":
+		return 1
+	}
+	return 0
 }

@@ -180,6 +180,7 @@ func TestResealSecretsMovesEverySecretToTheNewKey(t *testing.T) {
 	}
 	want[0].Resealed, want[0].Current, want[1].Resealed, want[1].Current = 0, 2, 0, 1
 	want[2].Resealed, want[2].Current = 0, 1
+	want[3].Resealed, want[3].Current = 0, 1
 	if !reflect.DeepEqual(counts, want) {
 		t.Fatalf("second run counts %+v, want %+v", counts, want)
 	}
@@ -235,7 +236,7 @@ func TestResealSecretsDryRunWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(counts) != 3 || counts[0].Resealed != 2 || counts[1].Resealed != 1 || counts[2].Resealed != 1 {
+	if len(counts) != 4 || counts[0].Resealed != 2 || counts[1].Resealed != 1 || counts[2].Resealed != 1 || counts[3].Resealed != 1 {
 		t.Fatalf("dry run counts %+v", counts)
 	}
 	if after := readSealed(t, st); !reflect.DeepEqual(after, before) {

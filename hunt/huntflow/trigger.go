@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/vigil-soc/vigil/store"
+	"github.com/vigil-soc/vigil/triage"
 )
 
 // TriggerIncident is what a triggered hunt may match and use of a new
@@ -50,4 +51,23 @@ func StartTriggeredHunts(ctx context.Context, c client.Client, st *store.Store, 
 		started = append(started, wid)
 	}
 	return started, nil
+}
+
+// IncidentTrigger describes a new incident for StartTriggeredHunts: its
+// type and severity, and the first indicator of each kind in its raw data
+// as the query parameters ip, domain, url, hash and email.
+func IncidentTrigger(inc *store.Incident) TriggerIncident {
+	ind := triage.ExtractIndicators(inc.RawData.V)
+	params := map[string]any{"incident_id": inc.ID, "incident_number": inc.IncidentNumber}
+	first := func(name string, values []string) {
+		if len(values) > 0 {
+			params[name] = values[0]
+		}
+	}
+	first("ip", ind.IPs)
+	first("domain", ind.Domains)
+	first("url", ind.URLs)
+	first("hash", ind.Hashes)
+	first("email", ind.Emails)
+	return TriggerIncident{ID: inc.ID, Type: inc.IncidentType, Severity: inc.Severity, Indicators: params}
 }
