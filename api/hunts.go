@@ -139,19 +139,8 @@ func (s *server) syncSchedule(ctx context.Context, h *store.Hunt) error {
 }
 
 func (s *server) createHunt(c *gin.Context) (reply, error) {
-	var req huntRequest
-	if err := decodeJSON(c, &req, false); err != nil {
-		return reply{}, err
-	}
 	h := &store.Hunt{CreatedBy: principal(c).User.Username}
-	if err := s.huntFromRequest(c, req, h); err != nil {
-		return reply{}, err
-	}
-	if err := s.store.CreateHunt(c, h); err != nil {
-		return reply{}, err
-	}
-	setAuditTarget(c, h.ID)
-	if err := s.syncSchedule(c, h); err != nil {
+	if err := s.saveHunt(c, h, s.store.CreateHunt); err != nil {
 		return reply{}, err
 	}
 	return created(viewHunt(h)), nil
@@ -162,21 +151,27 @@ func (s *server) updateHunt(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	var req huntRequest
-	if err := decodeJSON(c, &req, false); err != nil {
-		return reply{}, err
-	}
-	if err := s.huntFromRequest(c, req, h); err != nil {
-		return reply{}, err
-	}
-	if err := s.store.UpdateHunt(c, h); err != nil {
-		return reply{}, err
-	}
-	setAuditTarget(c, h.ID)
-	if err := s.syncSchedule(c, h); err != nil {
+	if err := s.saveHunt(c, h, s.store.UpdateHunt); err != nil {
 		return reply{}, err
 	}
 	return ok(viewHunt(h)), nil
+}
+
+// saveHunt applies the request body to h, writes it with save and brings
+// its Temporal Schedule in line with it.
+func (s *server) saveHunt(c *gin.Context, h *store.Hunt, save func(context.Context, *store.Hunt) error) error {
+	var req huntRequest
+	if err := decodeJSON(c, &req, false); err != nil {
+		return err
+	}
+	if err := s.huntFromRequest(c, req, h); err != nil {
+		return err
+	}
+	if err := save(c, h); err != nil {
+		return err
+	}
+	setAuditTarget(c, h.ID)
+	return s.syncSchedule(c, h)
 }
 
 func (s *server) getHunt(c *gin.Context) (reply, error) {

@@ -175,10 +175,13 @@ func TestWorkerRestartWhileAwaitingApproval(t *testing.T) {
 	}
 }
 
-// newTestWorker starts a fresh worker for the shared test server.
+// newTestWorker starts a fresh worker for the shared test server, with
+// everything the first one registered (hunts included), so tests that run
+// after a worker restart find every workflow served.
 func newTestWorker(t *testing.T) worker.Worker {
 	t.Helper()
 	w := app.NewWorker(env.temporal, env.store, env.settings, testenv.Logger(), 10*time.Second)
+	app.RegisterHunts(w, env.store, env.box, nil)
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}

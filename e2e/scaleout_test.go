@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -97,22 +95,7 @@ func TestScaleOutTwoAPIsTwoWorkers(t *testing.T) {
 	}
 	apis := []string{"http://" + procs[2].addr, "http://" + procs[3].addr}
 	call := func(base, method, path, key string, body any) (int, map[string]any) {
-		var rd io.Reader
-		if body != nil {
-			b, _ := json.Marshal(body)
-			rd = bytes.NewReader(b)
-		}
-		req, _ := http.NewRequest(method, base+path, rd)
-		req.Header.Set("Authorization", "Bearer "+key)
-		req.Header.Set("Content-Type", "application/json")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var out map[string]any
-		_ = json.NewDecoder(res.Body).Decode(&out)
-		return res.StatusCode, out
+		return testenv.CallJSON(t, method, base+path, key, body)
 	}
 	if code, out := call(apis[0], http.MethodPost, "/api/webhooks", adminKey,
 		map[string]any{"source": "edr", "secret": "scale-out-webhook-secret", "auto_triage": true}); code != http.StatusCreated {

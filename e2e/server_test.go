@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -110,22 +109,9 @@ func launch() (*server, func(), error) {
 // member; any status other than want fails the test.
 func (s *server) api(t *testing.T, method, path string, body any, want int) map[string]any {
 	t.Helper()
-	var rd bytes.Buffer
-	if body != nil {
-		_ = json.NewEncoder(&rd).Encode(body)
-	}
-	req, _ := http.NewRequest(method, s.base+path, &rd)
-	req.Header.Set("Authorization", "Bearer "+adminKey)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var out map[string]any
-	_ = json.NewDecoder(res.Body).Decode(&out)
-	if res.StatusCode != want {
-		t.Fatalf("%s %s: %d %v, want %d", method, path, res.StatusCode, out, want)
+	status, out := testenv.CallJSON(t, method, s.base+path, adminKey, body)
+	if status != want {
+		t.Fatalf("%s %s: %d %v, want %d", method, path, status, out, want)
 	}
 	data, _ := out["data"].(map[string]any)
 	return data

@@ -54,19 +54,9 @@ func startVigil(t *testing.T, bin string, env []string) *vigilProcess {
 }
 
 func (p *vigilProcess) post(t *testing.T, path, key string, body any) map[string]any {
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest(http.MethodPost, p.base+path, bytes.NewReader(b))
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var out map[string]any
-	_ = json.NewDecoder(res.Body).Decode(&out)
-	if res.StatusCode >= 300 {
-		t.Fatalf("POST %s: %d %v", path, res.StatusCode, out)
+	status, out := testenv.CallJSON(t, http.MethodPost, p.base+path, key, body)
+	if status >= 300 {
+		t.Fatalf("POST %s: %d %v", path, status, out)
 	}
 	return out
 }

@@ -57,26 +57,18 @@ func migrateCommand() *cobra.Command {
 
 // withMigrationStore opens the database without migrating it.
 func withMigrationStore(cmd *cobra.Command, fn func(context.Context, *store.Store) error) error {
-	cfg, err := loadConfig(cmd)
-	if err != nil {
-		return err
-	}
-	log, err := cfg.NewLogger()
-	if err != nil {
-		return err
-	}
-	cfg.AutoMigrate = false
-	st, err := app.OpenStore(cmd.Context(), cfg, log)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	return fn(cmd.Context(), st)
+	return withStore(cmd, false, fn)
 }
 
 // withAdminStore opens the database for a one-shot admin command, always
 // bringing the schema up to date first.
 func withAdminStore(cmd *cobra.Command, fn func(context.Context, *store.Store) error) error {
+	return withStore(cmd, true, fn)
+}
+
+// withStore opens the database the command's configuration names, migrating
+// it first when migrate is set, and closes it after fn.
+func withStore(cmd *cobra.Command, migrate bool, fn func(context.Context, *store.Store) error) error {
 	cfg, err := loadConfig(cmd)
 	if err != nil {
 		return err
@@ -85,7 +77,7 @@ func withAdminStore(cmd *cobra.Command, fn func(context.Context, *store.Store) e
 	if err != nil {
 		return err
 	}
-	cfg.AutoMigrate = true
+	cfg.AutoMigrate = migrate
 	st, err := app.OpenStore(cmd.Context(), cfg, log)
 	if err != nil {
 		return err
