@@ -12,7 +12,7 @@ func TestSettingsAPI(t *testing.T) {
 	h := newIsolatedServer(t)
 	r := callURL(t, h.url, http.MethodGet, "/api/settings", h.adminKey, nil)
 	expectStatus(t, r, http.StatusOK)
-	if len(r.Body["data"].([]any)) != 3 {
+	if len(r.Body["data"].([]any)) != 4 {
 		t.Fatalf("settings list: %s", r.Raw)
 	}
 	r = callURL(t, h.url, http.MethodGet, "/api/settings/general", h.adminKey, nil)

@@ -209,6 +209,11 @@ func TestAdminInBrowser(t *testing.T) {
 		if got := admin.textOf(`#setting-rate_limits .notice.error`); !strings.Contains(got, "read_per_minute") {
 			t.Fatalf("a bad number is reported as %q", got)
 		}
+		admin.submitForm(map[string]string{"#setting-outbound-allow_hosts": "hooks.internal:8443\n10.20.0.5"}, "#setting-outbound-submit", doneNotice)
+		out := srv.api(t, http.MethodGet, "/api/settings/outbound", nil, http.StatusOK)
+		if hosts, _ := out["value"].(map[string]any)["allow_hosts"].([]any); len(hosts) != 2 || hosts[0] != "hooks.internal:8443" {
+			t.Fatalf("outbound allow_hosts saved as %v", out["value"])
+		}
 		admin.screenshot("admin-settings")
 	})
 	t.Run("audit trail filters", func(t *testing.T) {

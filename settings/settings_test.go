@@ -57,6 +57,7 @@ func TestDefaultsWhenUnset(t *testing.T) {
 		settings.KeyRateLimits: asMap(t, `{"read_per_minute":100,"write_per_minute":20,"triage_per_minute":10}`),
 		settings.KeyLLM: asMap(t, `{"enabled":false,"provider":"openai-compatible","base_url":"","model":"",
 			"api_key":"","api_key_set":false,"timeout_seconds":30}`),
+		settings.KeyOutbound: asMap(t, `{"allow_http":false,"allow_hosts":[]}`),
 	}
 	for i, v := range views {
 		if v.Key != settings.Keys()[i] || v.UpdatedAt != nil || v.UpdatedBy != "" {
@@ -116,6 +117,14 @@ func TestPutRoundTrip(t *testing.T) {
 	wantLLM := settings.LLM{Enabled: true, Provider: "ollama", BaseURL: "http://localhost:11434/v1", Model: "llama3", TimeoutSeconds: 300}
 	if l, err := svc.LLM(ctx); err != nil || l != wantLLM {
 		t.Fatalf("LLM() = %+v, %v; want %+v", l, err, wantLLM)
+	}
+
+	v := mustPut(t, svc, settings.KeyOutbound, `{"allow_http":true,"allow_hosts":["127.0.0.1","hooks.internal:8443"]}`)
+	if v.Value["allow_http"] != true || len(v.Value["allow_hosts"].([]any)) != 2 {
+		t.Fatalf("outbound = %+v", v.Value)
+	}
+	if _, err := svc.Put(ctx, settings.KeyOutbound, []byte(`{"allow_hosts":["https://x.example/path"]}`), "alice"); err == nil {
+		t.Fatal("an allowed host with a scheme and path was accepted")
 	}
 
 	views, err := svc.List(ctx)

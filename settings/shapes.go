@@ -10,10 +10,11 @@ const (
 	KeyGeneral    = "general"
 	KeyRateLimits = "rate_limits"
 	KeyLLM        = "llm"
+	KeyOutbound   = "outbound"
 )
 
 // Keys lists every setting key in display order.
-func Keys() []string { return []string{KeyGeneral, KeyRateLimits, KeyLLM} }
+func Keys() []string { return []string{KeyGeneral, KeyRateLimits, KeyLLM, KeyOutbound} }
 
 // General holds instance-wide behaviour.
 type General struct {
@@ -114,6 +115,29 @@ func (l *LLM) validate(errs fieldErrors) {
 	}
 }
 
+// Outbound is the policy for requests Vigil makes to addresses its users
+// configure (notification channels): https only, and no loopback,
+// link-local, private or cloud-metadata address, unless allowed here.
+type Outbound struct {
+	// AllowHTTP permits plain http URLs.
+	AllowHTTP bool `json:"allow_http"`
+	// AllowHosts are host names or addresses (optionally host:port) that
+	// may be reached even when they resolve to an internal address.
+	AllowHosts []string `json:"allow_hosts"`
+}
+
+func (o *Outbound) validate(errs fieldErrors) {
+	if len(o.AllowHosts) > 100 {
+		errs.add("allow_hosts", "at most 100 hosts")
+	}
+	for _, h := range o.AllowHosts {
+		if h == "" || len(h) > 261 || strings.ContainsAny(h, "/?#@ ") {
+			errs.add("allow_hosts", "each entry is a host name or address, optionally with :port, without scheme or path")
+			return
+		}
+	}
+}
+
 func isHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
@@ -137,6 +161,8 @@ func newShape(key string) (shape, bool) {
 	case KeyLLM:
 		l := DefaultLLM()
 		return &l, true
+	case KeyOutbound:
+		return &Outbound{AllowHosts: []string{}}, true
 	}
 	return nil, false
 }

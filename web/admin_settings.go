@@ -22,7 +22,7 @@ type setting struct {
 // settingField is one control of a setting's form, typed by the value
 // the API answered with.
 type settingField struct {
-	Name, Kind string // Kind: bool, number, text, secret
+	Name, Kind string // Kind: bool, number, text, list, secret
 	Value      any
 	// Set says a write-only secret is stored (shown masked, never sent).
 	Set bool
@@ -46,6 +46,14 @@ func (s setting) Fields() []settingField {
 			f.Kind = "bool"
 		case float64:
 			f.Kind, f.Value = "number", strconv.FormatFloat(x, 'f', -1, 64)
+		case []any:
+			items := make([]string, 0, len(x))
+			for _, it := range x {
+				if s, ok := it.(string); ok {
+					items = append(items, s)
+				}
+			}
+			f.Kind, f.Value = "list", strings.Join(items, "\n")
 		default:
 			f.Kind = "text"
 		}
@@ -88,6 +96,8 @@ func (d *Dashboard) saveSetting(c *gin.Context, _ *view) (string, error) {
 			} else {
 				body[f.Name] = raw
 			}
+		case "list":
+			body[f.Name] = strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '\n' || r == '\r' || r == ' ' })
 		case "secret":
 			switch {
 			case c.PostForm("clear_"+f.Name) == "true":
