@@ -9,25 +9,13 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/vigil-soc/vigil/notify"
 )
 
 // channel is a notification channel as GET /api/notifications/channels
-// answers, secrets masked.
-type channel struct {
-	ID          string         `json:"id"`
-	Name        string         `json:"name"`
-	ChannelType string         `json:"channel_type"`
-	Config      map[string]any `json:"config"`
-	Events      []string       `json:"events"`
-	Enabled     bool           `json:"enabled"`
-	Severities  []string       `json:"severities"`
-	Sources     []string       `json:"sources"`
-	Hours       string         `json:"hours"`
-	Timezone    string         `json:"timezone"`
-	Days        []string       `json:"days"`
-	DedupWindow string         `json:"dedup_window"`
-	UpdatedAt   time.Time      `json:"updated_at"`
-}
+// answers it, secrets masked: the API's own view type.
+type channel = notify.ChannelView
 
 // delivery is one entry of the delivery log.
 type delivery struct {
