@@ -8,8 +8,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/client"
 
 	"github.com/vigil-soc/vigil/hunt"
 	"github.com/vigil-soc/vigil/hunt/huntflow"
@@ -245,8 +243,7 @@ func (s *server) executeHunt(c *gin.Context) (reply, error) {
 	runID := uuid.NewString()
 	setAuditTarget(c, h.ID)
 	wid := huntflow.WorkflowID(h.ID, runID)
-	run, err := s.temporal.ExecuteWorkflow(c, client.StartWorkflowOptions{ID: wid, TaskQueue: workflows.TaskQueue,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE, StaticSummary: "hunt " + h.Name},
+	run, err := s.temporal.ExecuteWorkflow(c, workflows.Start{ID: wid, Summary: "hunt " + h.Name}.Options(),
 		huntflow.Run, huntflow.Input{HuntID: h.ID, RunID: runID, Trigger: "manual"})
 	if err != nil {
 		return reply{}, err

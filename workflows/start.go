@@ -21,6 +21,8 @@ type Start struct {
 	Summary string
 	Details string
 	Attrs   []temporal.SearchAttributeUpdate
+	// Queue is the task queue; empty means TaskQueue (tests name their own).
+	Queue string
 }
 
 // IncidentAttrs are the search attributes of a run about an incident.
@@ -31,8 +33,12 @@ func IncidentAttrs(number, severity, incidentType string) []temporal.SearchAttri
 
 // Options are the client options that start s.
 func (s Start) Options() client.StartWorkflowOptions {
+	queue := s.Queue
+	if queue == "" {
+		queue = TaskQueue
+	}
 	return client.StartWorkflowOptions{
-		ID: s.ID, TaskQueue: TaskQueue,
+		ID: s.ID, TaskQueue: queue,
 		StaticSummary: s.Summary, StaticDetails: s.Details,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		TypedSearchAttributes: temporal.NewSearchAttributes(s.Attrs...),

@@ -2,15 +2,13 @@ package huntflow
 
 import (
 	"context"
-	"errors"
 	"slices"
 
-	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/triage"
+	"github.com/vigil-soc/vigil/workflows"
 )
 
 // TriggerIncident is what a triggered hunt may match and use of a new
@@ -41,11 +39,8 @@ func StartTriggeredHunts(ctx context.Context, c client.Client, st *store.Store, 
 		}
 		runID := "incident-" + inc.ID
 		wid := WorkflowID(h.ID, runID)
-		_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: wid, TaskQueue: taskQueue,
-			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE, StaticSummary: "hunt " + h.Name},
-			Run, Input{HuntID: h.ID, RunID: runID, Trigger: "triggered", Params: inc.Indicators})
-		var dup *serviceerror.WorkflowExecutionAlreadyStarted
-		if err != nil && !errors.As(err, &dup) {
+		start := workflows.Start{ID: wid, Summary: "hunt " + h.Name, Queue: taskQueue}
+		if err := start.Run(ctx, c, Run, Input{HuntID: h.ID, RunID: runID, Trigger: "triggered", Params: inc.Indicators}); err != nil {
 			return started, err
 		}
 		started = append(started, wid)
