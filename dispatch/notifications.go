@@ -33,23 +33,15 @@ type Relay struct {
 	// before it is marked routed (it starts the triggered hunts); it must
 	// be idempotent, since an error makes the relay try the event again.
 	OnIncidentCreated func(ctx context.Context, ev *store.NotificationEvent) error
-	wake              chan struct{}
 }
 
 // NewRelay builds a relay.
 func NewRelay(st *store.Store, tc client.Client, log *slog.Logger) *Relay {
-	return &Relay{Store: st, Temporal: tc, Log: log, wake: make(chan struct{}, 1)}
+	return &Relay{Store: st, Temporal: tc, Log: log}
 }
 
-// Wake asks the relay to look at the outbox now.
-func (r *Relay) Wake() {
-	select {
-	case r.wake <- struct{}{}:
-	default:
-	}
-}
-
-// Run routes events until ctx ends, and now and then hands pending
+// Run routes events until ctx ends, looking at the outbox every pollInterval,
+// and now and then hands pending
 // deliveries again to channels whose workflow no longer runs.
 func (r *Relay) Run(ctx context.Context) {
 	delay := pollInterval
@@ -77,7 +69,6 @@ func (r *Relay) Run(ctx context.Context) {
 			if err := r.Resume(ctx, time.Now().Add(-resumeAge)); err != nil {
 				r.Log.Warn("resume pending notifications", "err", err)
 			}
-		case <-r.wake:
 		case <-time.After(delay):
 		}
 	}
