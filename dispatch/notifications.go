@@ -40,9 +40,9 @@ func NewRelay(st *store.Store, tc client.Client, log *slog.Logger) *Relay {
 	return &Relay{Store: st, Temporal: tc, Log: log}
 }
 
-// Run routes events until ctx ends, looking at the outbox every pollInterval,
-// and now and then hands pending
-// deliveries again to channels whose workflow no longer runs.
+// Run routes events until ctx ends, looking at the outbox every
+// pollInterval, and now and then hands pending deliveries again to
+// channels whose workflow no longer runs.
 func (r *Relay) Run(ctx context.Context) {
 	delay := pollInterval
 	sweep := time.NewTicker(resumeSweepInterval)
