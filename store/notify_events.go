@@ -72,18 +72,19 @@ type NotificationEvent struct {
 // build one. A new incident is also recorded while an active triggered
 // hunt exists, since the relay starts those hunts from the event.
 func notifying(tx *gorm.DB, typ EventType) (bool, error) {
-	var ids []string
-	if err := tx.Model(&NotificationChannel{}).Where("enabled = ?", true).Limit(1).Pluck("id", &ids).Error; err != nil {
-		return false, fmt.Errorf("look for notification channels: %w", err)
+	// One round trip whichever applies: this runs in every incident's
+	// creating transaction.
+	query := `SELECT EXISTS (SELECT 1 FROM notification_channels WHERE enabled = ?)`
+	args := []any{true}
+	if typ == EventIncidentCreated {
+		query += ` OR EXISTS (SELECT 1 FROM hunts WHERE status = ? AND hunt_type = ? AND enabled = ?)`
+		args = append(args, "active", "triggered", true)
 	}
-	if len(ids) > 0 || typ != EventIncidentCreated {
-		return len(ids) > 0, nil
+	var on bool
+	if err := tx.Raw(query, args...).Scan(&on).Error; err != nil {
+		return false, fmt.Errorf("look for event consumers: %w", err)
 	}
-	if err := tx.Model(&Hunt{}).Where("status = ? AND hunt_type = ? AND enabled = ?", "active", "triggered", true).
-		Limit(1).Pluck("id", &ids).Error; err != nil {
-		return false, fmt.Errorf("look for triggered hunts: %w", err)
-	}
-	return len(ids) > 0, nil
+	return on, nil
 }
 
 // recordEvent adds an event to the outbox inside tx while any channel is
