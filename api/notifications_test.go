@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"github.com/vigil-soc/vigil/outbound"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,7 +17,7 @@ import (
 // allowLocalPeers lets notifications reach 127.0.0.1 over plain HTTP.
 func allowLocalPeers(t *testing.T) {
 	t.Helper()
-	if _, err := env.store.PutSetting(context.Background(), notify.OutboundSetting,
+	if _, err := env.store.PutSetting(context.Background(), outbound.Setting,
 		map[string]any{"allow_http": true, "allow_hosts": []any{"127.0.0.1"}}, "test"); err != nil {
 		t.Fatal(err)
 	}

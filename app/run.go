@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vigil-soc/vigil/outbound"
 	"log/slog"
 	"net"
 	"net/http"
@@ -75,7 +76,7 @@ func NewConnectors(st *store.Store) connectors.Set { return simulated.New(st) }
 // settings' box, the stored outbound policy, links to publicURL, and
 // metrics in the process-wide registry.
 func NewNotifier(st *store.Store, svc *settings.Service, publicURL string) *notify.Service {
-	n := &notify.Service{Store: st, Links: notify.Links{PublicURL: publicURL}, Policy: notify.PolicyFromStore(st),
+	n := &notify.Service{Store: st, Links: notify.Links{PublicURL: publicURL}, Policy: outbound.FromStore(st),
 		Metrics: notify.NewMetrics(prometheus.DefaultRegisterer)}
 	if svc != nil {
 		n.Secrets = svc.Box()

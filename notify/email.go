@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"github.com/vigil-soc/vigil/outbound"
 	htmltemplate "html/template"
 	"net"
 	"strings"
@@ -91,7 +92,7 @@ func renderText(src string, vars map[string]any) (string, error) {
 // "implicit"), STARTTLS required (use_tls true or tls "starttls"), or plain
 // only when use_tls is false and tls is "none". The delivery id is the
 // Message-ID, so a resent mail can be recognised.
-func sendEmail(ctx context.Context, o Outbound, ch *Channel, m *Message) Result {
+func sendEmail(ctx context.Context, o outbound.Policy, ch *Channel, m *Message) Result {
 	subject, text, html, err := RenderEmail(ch, m)
 	if err != nil {
 		return permanent(0, "%v", err)

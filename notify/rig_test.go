@@ -3,6 +3,7 @@ package notify_test
 import (
 	"context"
 	"fmt"
+	"github.com/vigil-soc/vigil/outbound"
 	"os"
 	"sync"
 	"testing"
@@ -66,7 +67,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	st := testenv.OpenStore(t)
-	if _, err := st.PutSetting(context.Background(), notify.OutboundSetting,
+	if _, err := st.PutSetting(context.Background(), outbound.Setting,
 		map[string]any{"allow_http": true, "allow_hosts": []any{"127.0.0.1"}}, "test"); err != nil {
 		t.Fatal(err)
 	}

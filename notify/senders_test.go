@@ -2,6 +2,7 @@ package notify_test
 
 import (
 	"context"
+	"github.com/vigil-soc/vigil/outbound"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,8 +13,8 @@ import (
 )
 
 // local allows the test peers on 127.0.0.1 over plain HTTP.
-var local = func(context.Context) notify.Outbound {
-	return notify.Outbound{AllowHTTP: true, AllowHosts: []string{"127.0.0.1"}}
+var local = func(context.Context) outbound.Policy {
+	return outbound.Policy{AllowHTTP: true, AllowHosts: []string{"127.0.0.1"}}
 }
 
 func channel(typ string, config map[string]any, secrets map[string]string) *notify.Channel {
@@ -150,7 +151,7 @@ func TestWebhookSignature(t *testing.T) {
 }
 
 func TestOutboundPolicy(t *testing.T) {
-	def := notify.Outbound{}
+	def := outbound.Policy{}
 	for _, u := range []string{"http://hooks.example.com/x", "https://127.0.0.1/x", "https://169.254.169.254/latest",
 		"https://[::1]/x", "https://10.0.0.8/x", "ftp://example.com/x"} {
 		if def.CheckURL(u) == nil {
@@ -160,7 +161,7 @@ func TestOutboundPolicy(t *testing.T) {
 	if err := def.CheckURL("https://hooks.example.com/x"); err != nil {
 		t.Errorf("public https refused: %v", err)
 	}
-	allow := notify.Outbound{AllowHosts: []string{"10.0.0.8", "169.254.169.254"}}
+	allow := outbound.Policy{AllowHosts: []string{"10.0.0.8", "169.254.169.254"}}
 	if err := allow.CheckURL("https://10.0.0.8/x"); err != nil {
 		t.Errorf("listed host refused: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vigil-soc/vigil/outbound"
 	"time"
 
 	"github.com/vigil-soc/vigil/secrets"
@@ -21,7 +22,7 @@ type Service struct {
 	Links   Links
 	// Policy answers the outbound policy in force; nil means the default
 	// (https only, no internal addresses).
-	Policy  func(context.Context) Outbound
+	Policy  func(context.Context) outbound.Policy
 	Metrics *Metrics
 }
 
@@ -75,9 +76,9 @@ func (s *Service) Channel(ctx context.Context, id string) (*Channel, error) {
 	return &Channel{NotificationChannel: row, Secrets: sec}, nil
 }
 
-func (s *Service) policy(ctx context.Context) Outbound {
+func (s *Service) policy(ctx context.Context) outbound.Policy {
 	if s.Policy == nil {
-		return Outbound{}
+		return outbound.Policy{}
 	}
 	return s.Policy(ctx)
 }

@@ -1,4 +1,8 @@
-package notify
+// Package outbound is the policy for every call Vigil makes to an address
+// its users configure (notification channels, hunt data sources, connectors):
+// https only by default, and no internal or cloud metadata address unless an
+// admin listed its host in the outbound setting.
+package outbound
 
 import (
 	"context"
@@ -16,10 +20,10 @@ import (
 	"github.com/vigil-soc/vigil/store"
 )
 
-// Outbound is the policy for calls out of Vigil (setting outbound): https
+// Policy is the policy for calls out of Vigil (setting outbound): https
 // only unless AllowHTTP, and no loopback, private, link-local or cloud
 // metadata address unless its host (or host:port) is in AllowHosts.
-type Outbound struct {
+type Policy struct {
 	AllowHTTP  bool     `json:"allow_http"`
 	AllowHosts []string `json:"allow_hosts"`
 }
@@ -31,7 +35,7 @@ var metadataAddrs = []netip.Addr{
 }
 
 // CheckURL refuses a URL the policy does not allow before any connection.
-func (o Outbound) CheckURL(raw string) error {
+func (o Policy) CheckURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return fmt.Errorf("%q is not an absolute URL", raw)
@@ -51,7 +55,7 @@ func (o Outbound) CheckURL(raw string) error {
 	return nil
 }
 
-func (o Outbound) hostListed(hostport string) bool {
+func (o Policy) hostListed(hostport string) bool {
 	host, _, err := net.SplitHostPort(hostport)
 	if err != nil {
 		host = hostport
@@ -60,7 +64,7 @@ func (o Outbound) hostListed(hostport string) bool {
 }
 
 // checkAddr refuses internal addresses of a host not listed.
-func (o Outbound) checkAddr(hostport string, ip netip.Addr) error {
+func (o Policy) checkAddr(hostport string, ip netip.Addr) error {
 	ip = ip.Unmap()
 	if slices.Contains(metadataAddrs, ip) {
 		if !slices.Contains(o.AllowHosts, ip.String()) && !slices.Contains(o.AllowHosts, hostport) {
@@ -78,7 +82,7 @@ func (o Outbound) checkAddr(hostport string, ip netip.Addr) error {
 
 // DialContext connects to addr after checking, once the name is
 // resolved, that the address is one the policy allows.
-func (o Outbound) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+func (o Policy) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	d := net.Dialer{Timeout: 10 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
 		ap, err := netip.ParseAddrPort(address)
 		if err != nil {
@@ -95,7 +99,7 @@ func (o Outbound) DialContext(ctx context.Context, network, addr string) (net.Co
 // Client returns an HTTP client whose every connection, redirects
 // included, is checked against the policy after name resolution, so a
 // name that resolves to an internal address is refused too.
-func (o Outbound) Client(timeout time.Duration) *http.Client {
+func (o Policy) Client(timeout time.Duration) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil
 	tr.DialContext = o.DialContext
@@ -107,15 +111,15 @@ func (o Outbound) Client(timeout time.Duration) *http.Client {
 	}}
 }
 
-// OutboundSetting is the key of the setting that holds the policy.
-const OutboundSetting = "outbound"
+// Setting is the key of the setting that holds the policy.
+const Setting = "outbound"
 
-// PolicyFromStore reads the outbound policy from the stored setting at
+// FromStore reads the outbound policy from the stored setting at
 // each call; without one, the defaults hold.
-func PolicyFromStore(st *store.Store) func(context.Context) Outbound {
-	return func(ctx context.Context) Outbound {
-		var o Outbound
-		row, err := st.GetSetting(ctx, OutboundSetting)
+func FromStore(st *store.Store) func(context.Context) Policy {
+	return func(ctx context.Context) Policy {
+		var o Policy
+		row, err := st.GetSetting(ctx, Setting)
 		if err != nil {
 			return o
 		}
