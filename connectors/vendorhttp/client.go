@@ -155,7 +155,7 @@ func (c *Client) once(ctx context.Context, r Request, body []byte, contentType s
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		kind, permanent := classify(resp.StatusCode)
 		return nil, &Error{Vendor: c.Vendor, Status: resp.StatusCode, Kind: kind, Permanent: permanent,
-			Detail: vendorMessage(data), RetryAfter: retryAfter(resp.Header.Get("Retry-After"))}
+			Detail: vendorMessage(data), RetryAfter: retryAfter(resp.Header)}
 	}
 	if r.Out != nil && len(bytes.TrimSpace(data)) > 0 {
 		if err := json.Unmarshal(data, r.Out); err != nil {
@@ -200,18 +200,21 @@ func backoff(n int, retryAfter time.Duration) time.Duration {
 	return 500 * time.Millisecond << (n - 1)
 }
 
-// retryAfter parses a Retry-After header: delay seconds or an HTTP date.
-func retryAfter(h string) time.Duration {
-	h = strings.TrimSpace(h)
-	if h == "" {
-		return 0
+// retryAfter is the wait an answer asks for: Retry-After (delay seconds or
+// an HTTP date), else the epoch-second reset time some vendors send instead
+// (CrowdStrike's X-RateLimit-RetryAfter, Okta's X-Rate-Limit-Reset).
+func retryAfter(h http.Header) time.Duration {
+	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
+		if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+			return time.Duration(s) * time.Second
+		}
+		if t, err := http.ParseTime(v); err == nil {
+			return max(time.Until(t), 0)
+		}
 	}
-	if s, err := strconv.Atoi(h); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second
-	}
-	if t, err := http.ParseTime(h); err == nil {
-		if d := time.Until(t); d > 0 {
-			return d
+	for _, name := range []string{"X-RateLimit-RetryAfter", "X-Rate-Limit-Reset"} {
+		if s, err := strconv.ParseInt(strings.TrimSpace(h.Get(name)), 10, 64); err == nil && s > 0 {
+			return max(time.Until(time.Unix(s, 0)), 0)
 		}
 	}
 	return 0

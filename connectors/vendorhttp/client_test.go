@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -152,5 +153,21 @@ func TestClientCredentialsTokenIsCachedAndRefusalIsAuth(t *testing.T) {
 	_, err := bad.Do(context.Background(), vendorhttp.Request{Method: "GET", Path: "/devices"})
 	if !errors.Is(err, vendorhttp.ErrAuth) || !errors.Is(err, connectors.ErrPermanent) || strings.Contains(err.Error(), "bad") && strings.Contains(err.Error(), "secret=bad") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestEpochResetHeadersSetTheWait(t *testing.T) {
+	for _, name := range []string{"X-RateLimit-RetryAfter", "X-Rate-Limit-Reset"} {
+		reset := time.Now().Add(2 * time.Hour).Unix()
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set(name, strconv.FormatInt(reset, 10))
+			w.WriteHeader(http.StatusTooManyRequests)
+		}))
+		_, err := client(srv.URL).Do(context.Background(), vendorhttp.Request{Method: "GET", Path: "/"})
+		srv.Close()
+		var ve *vendorhttp.Error
+		if !errors.As(err, &ve) || ve.RetryAfter < time.Hour || ve.RetryAfter > 2*time.Hour {
+			t.Fatalf("%s: err = %v", name, err)
+		}
 	}
 }
