@@ -185,3 +185,20 @@ func TestTestNeedsHostsRead(t *testing.T) {
 		t.Fatalf("Test without scope: %v", err)
 	}
 }
+
+func TestFailedScanIsAnError(t *testing.T) {
+	p := newFalconPeer(t)
+	p.addDevice(aidWS01, "WS-01")
+	f := connect(t, p, p.secret)
+	res, err := f.StartScan(context.Background(), "act-5", aidWS01, "")
+	if err != nil || res.Output["scan_type"] != "quick" {
+		t.Fatalf("start = %+v, %v", res, err)
+	}
+	id := res.Output["scan_id"].(string)
+	p.mu.Lock()
+	p.scans[id].Status = "failed"
+	p.mu.Unlock()
+	if _, err := f.Scan(context.Background(), id); !errors.Is(err, connectors.ErrPermanent) || !strings.Contains(err.Error(), "failed") {
+		t.Fatalf("err = %v", err)
+	}
+}
