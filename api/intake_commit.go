@@ -41,17 +41,30 @@ type pendingAlert struct {
 // batch and waits for its commit. The batch is not the request's: a
 // sender that hangs up does not roll back the alerts it shares it with.
 func (s *server) createFromAlert(a store.AlertIncident) store.AlertOutcome {
+	return s.createFromAlerts([]store.AlertIncident{a})[0]
+}
+
+// createFromAlerts is createFromAlert for the alerts of one delivery,
+// which join the next batch together, in order.
+func (s *server) createFromAlerts(as []store.AlertIncident) []store.AlertOutcome {
 	g := &s.commits
-	p := &pendingAlert{alert: a, done: make(chan struct{})}
+	ps := make([]*pendingAlert, len(as))
+	for i, a := range as {
+		ps[i] = &pendingAlert{alert: a, done: make(chan struct{})}
+	}
 	g.mu.Lock()
-	g.pending = append(g.pending, p)
+	g.pending = append(g.pending, ps...)
 	if g.running < maxCommitters {
 		g.running++
 		go s.commitBatches()
 	}
 	g.mu.Unlock()
-	<-p.done
-	return p.out
+	out := make([]store.AlertOutcome, len(ps))
+	for i, p := range ps {
+		<-p.done
+		out[i] = p.out
+	}
+	return out
 }
 
 // commitBatches commits what is pending, batch after batch, until nothing
