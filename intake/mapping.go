@@ -123,13 +123,18 @@ func mappingFields(s MappingSpec) []mappingField {
 		{"description", s.Description}, {"resolved", s.Resolved}}
 }
 
-// fieldError keeps expr's position; expr counts columns from 0.
+// fieldError keeps expr's position; expr counts columns from 0. An error
+// about the whole expression (its result type) points at its start.
 func fieldError(field string, err error) *MappingFieldError {
 	var fe *file.Error
 	if errors.As(err, &fe) && fe.Line > 0 {
 		return &MappingFieldError{Field: field, Message: fe.Message, Line: fe.Line, Column: fe.Column + 1}
 	}
-	return &MappingFieldError{Field: field, Message: err.Error()}
+	msg := err.Error()
+	if errors.As(err, &fe) {
+		msg = fe.Message
+	}
+	return &MappingFieldError{Field: field, Message: msg, Line: 1, Column: 1}
 }
 
 // eval runs the named expression on payload; an absent one gives nil.
