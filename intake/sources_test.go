@@ -167,7 +167,7 @@ func renderMustache(t *testing.T, template string, vars map[string]string) []byt
 // rule-action-variables page documents.
 var kibanaVars = map[string]string{
 	"rule.id": "6f2c1d10-8a2f-11ee-b9d1-0242ac120002", "rule.name": "Failed logins above threshold",
-	"rule.url": "https://kibana.example.org/app/management/insightsAndAlerting/triggersActions/rule/6f2c1d10",
+	"rule.url":  "https://kibana.example.org/app/management/insightsAndAlerting/triggersActions/rule/6f2c1d10",
 	"rule.tags": "auth,prod", "rule.spaceId": "default",
 	"alert.id": "dc-01", "alert.uuid": "b8a4c2e0-1f3d-4e5a-9c7b-2d1e0f9a8b7c",
 	"alert.actionGroup": "threshold met", "alert.actionGroupName": "Threshold met",
