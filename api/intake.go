@@ -160,11 +160,6 @@ func (s *server) receive(c *gin.Context, pathToken string) (reply, error) {
 	return s.admit(c, src, alerts, replay)
 }
 
-func withReplay(a store.AlertIncident, r *store.Replay) store.AlertIncident {
-	a.Replay = r
-	return a
-}
-
 // shouldQueue sends an alert to the durable queue instead of processing it
 // inline when the engine is down, the intake is saturated, or earlier
 // alerts are still queued.

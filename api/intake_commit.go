@@ -37,15 +37,10 @@ type pendingAlert struct {
 	done  chan struct{}
 }
 
-// createFromAlert creates (or joins) the alert's incident in the next
-// batch and waits for its commit. The batch is not the request's: a
-// sender that hangs up does not roll back the alerts it shares it with.
-func (s *server) createFromAlert(a store.AlertIncident) store.AlertOutcome {
-	return s.createFromAlerts([]store.AlertIncident{a})[0]
-}
-
-// createFromAlerts is createFromAlert for the alerts of one delivery,
-// which join the next batch together, in order.
+// createFromAlerts creates (or joins) the incidents of a delivery's
+// alerts in the next batch, together and in order, and waits for the
+// commit. The batch is not the request's: a sender that hangs up does not
+// roll back the alerts it shares it with.
 func (s *server) createFromAlerts(as []store.AlertIncident) []store.AlertOutcome {
 	g := &s.commits
 	ps := make([]*pendingAlert, len(as))
