@@ -227,7 +227,7 @@ func AlertToIncident(a intake.Alert, source string, window time.Duration, intake
 			Title: a.Title, IncidentType: a.IncidentType, Source: a.Source, Severity: a.Severity,
 			Description: a.Description, RawData: a.RawData, CreatedBy: "webhook:" + source,
 		},
-		ExternalSource: source, ExternalID: a.AlertID, DedupWindow: window,
+		ExternalSource: source, ExternalID: a.AlertID, DedupWindow: window, JoinUnresolved: a.EndNotified,
 		IntakeID: intakeID, QueueTriage: automate, QueuePlaybook: playbookName,
 	}
 }

@@ -38,6 +38,9 @@ type Alert struct {
 	// Resolved marks a notification that the upstream alert has ended;
 	// it updates the alert's incident rather than creating one.
 	Resolved bool
+	// EndNotified: the sender notifies the alert's end (Resolved), so
+	// while it fires, its repeats belong to one incident.
+	EndNotified bool
 	// EndedAt is when a resolved alert ended, from the payload; zero when
 	// it names no end time.
 	EndedAt time.Time

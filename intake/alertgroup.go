@@ -81,7 +81,7 @@ func parseGroup(body []byte, d Delivery) ([]Alert, error) {
 
 // parseGroupedAlert reads one entry of "alerts".
 func parseGroupedAlert(r reader, kind groupKind) (Alert, any, error) {
-	a := Alert{Format: kind.name}
+	a := Alert{Format: kind.name, EndNotified: true}
 	status, err := r.str("status", true)
 	if err != nil {
 		return a, nil, err

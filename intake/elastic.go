@@ -73,6 +73,7 @@ func parseElastic(r reader) (Alert, any, error) {
 		a.OccurredAt, _ = anyTime(v)
 	}
 	a.Resolved = strings.EqualFold(strings.TrimSpace(group), recoveredGroup)
+	a.EndNotified = true
 	a.AlertID = strings.TrimSpace(ruleID)
 	alertID = strings.TrimSpace(alertID)
 	a.Title = cleanLine(name)

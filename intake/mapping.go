@@ -184,6 +184,7 @@ func parseCustom(body []byte, d Delivery) ([]Alert, error) {
 	a.Description = valueText(vals["description"])
 	a.IncidentType = classify(a.Title, genericTypeRules)
 	a.Resolved, _ = vals["resolved"].(bool)
+	a.EndNotified = d.Mapping.progs["resolved"] != nil
 	var sev any
 	switch v := vals["severity"].(type) {
 	case string, float64:
