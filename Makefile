@@ -28,9 +28,13 @@ image: ## build the container image vigil:$(VERSION)
 bin/temporal:
 	./scripts/temporal-cli.sh
 
+bin/alertmanager:
+	./scripts/alertmanager.sh
+
 .PHONY: test
-test: bin/temporal ## run all tests (real Temporal dev server; Postgres when TEST_DATABASE_URL is set), then the deploy/ module's
-	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal $(GO) test -count=1 -timeout 20m $(PKGS)
+test: bin/temporal bin/alertmanager ## run all tests (real Temporal dev server and Alertmanager; Postgres when TEST_DATABASE_URL is set), then the deploy/ module's
+	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal VIGIL_ALERTMANAGER_BIN=$(CURDIR)/bin/alertmanager VIGIL_REQUIRE_ALERTMANAGER=1 \
+		$(GO) test -count=1 -timeout 20m $(PKGS)
 	cd deploy && $(GO) test -count=1 ./...
 
 .PHONY: screenshots

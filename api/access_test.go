@@ -19,6 +19,8 @@ var publicRoutes = map[string]bool{
 	"OPTIONS /api/codec/encode": true, "OPTIONS /api/codec/decode": true,
 	"GET /login": true, "POST /login": true, "POST /logout": true,
 	"POST /api/webhooks/:source": true, "POST /api/v1/webhooks/:source": true, // signed by the sender instead
+	// The url_token intake: the token in the path is the credential.
+	"POST /api/webhooks/:source/:token": true, "POST /api/v1/webhooks/:source/:token": true,
 	"GET /api/openapi.json": true, "GET /api/v1/openapi.json": true,
 	// Signed by Slack; the decision is taken as the mapped user, with the
 	// approve and reject routes' own checks.

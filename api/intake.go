@@ -62,25 +62,36 @@ func (s *server) engineUp(ctx context.Context) bool {
 	return err == nil
 }
 
-// receiveWebhook verifies and admits one signed alert. Nothing is
-// acknowledged before it is durable: "accepted" once its incident is
-// committed, "queued" once the raw alert is in the intake queue (when the
-// engine is unreachable, the intake is saturated, or earlier alerts still
-// wait, so order is kept).
+// receiveWebhook verifies and admits one delivery. Nothing is
+// acknowledged before it is durable: "accepted" once its incidents are
+// committed, "queued" once the raw delivery is in the intake queue (when
+// the engine is unreachable, the intake is saturated, or earlier alerts
+// still wait, so order is kept).
 //
 // The checks run cheapest first, so that an unauthenticated caller costs
 // little: an address with too many failed deliveries is refused outright,
-// then the source must exist and the headers must be well formed before
-// the body is read or any HMAC computed. Sources come from a short-lived
-// cache (see sourceCache); the incidents of concurrent alerts share
-// commits (see groupCommit).
+// then the source must exist and the request must carry its credentials
+// (well-formed signature headers, or the token) before the body is read or
+// any HMAC computed. Sources come from a short-lived cache (see
+// sourceCache); the incidents of concurrent alerts share commits (see
+// groupCommit).
 func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
+	return s.receive(c, "")
+}
+
+// receiveWebhookToken is the intake of url_token sources, whose senders
+// cannot set headers: the token is the path's last segment.
+func (s *server) receiveWebhookToken(c *gin.Context) (reply, error) {
+	return s.receive(c, c.Param("token"))
+}
+
+func (s *server) receive(c *gin.Context, pathToken string) (reply, error) {
 	source := c.Param("source")
 	if err := s.webhookThrottled(c); err != nil {
 		return reply{}, s.webhookError("unknown", "throttled", err)
 	}
 	// Label by registered sources only: the path is the sender's to choose.
-	src, secret, err := s.cachedWebhookSource(c, source)
+	cs, err := s.cachedWebhookSource(c, source)
 	if errors.Is(err, store.ErrNotFound) {
 		s.metrics.webhookReceived.WithLabelValues("unknown").Inc()
 		refuseWithoutBody(c)
@@ -95,12 +106,24 @@ func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, s.webhookError("unknown", "store", err)
 	}
+	src := cs.src
 	s.metrics.webhookReceived.WithLabelValues(source).Inc()
+	signed := src.AuthMode == store.AuthHMAC || src.AuthMode == ""
+	var mac []byte
 	sig, ts := c.GetHeader("X-Webhook-Signature"), c.GetHeader("X-Webhook-Timestamp")
-	mac, err := intake.CheckHeaders(sig, ts)
-	if err != nil {
+	if signed {
+		if pathToken != "" {
+			refuseWithoutBody(c)
+			return reply{}, s.deliveryFailed(c, s.webhookError(source, "auth",
+				newError(http.StatusUnauthorized, CodeInvalidToken, "this source takes signed deliveries on /api/webhooks/"+source+", not a token")))
+		}
+		if mac, err = intake.CheckHeaders(sig, ts); err != nil {
+			refuseWithoutBody(c)
+			return reply{}, s.deliveryFailed(c, s.webhookError(source, "signature", signatureError(err)))
+		}
+	} else if err := checkToken(c, src, pathToken); err != nil {
 		refuseWithoutBody(c)
-		return reply{}, s.deliveryFailed(c, s.webhookError(source, "signature", signatureError(err)))
+		return reply{}, s.deliveryFailed(c, s.webhookError(source, "auth", err))
 	}
 	s.intake.inFlight.Add(1)
 	defer s.intake.inFlight.Add(-1)
@@ -108,17 +131,20 @@ func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, s.webhookError(source, "read", err)
 	}
-	if err := intake.Verify(secret, sig, ts, body, time.Now()); err != nil {
-		return reply{}, s.deliveryFailed(c, s.webhookError(source, "signature", signatureError(err)))
+	var replay *store.Replay
+	if signed {
+		if err := intake.Verify(cs.secret, sig, ts, body, time.Now()); err != nil {
+			return reply{}, s.deliveryFailed(c, s.webhookError(source, "signature", signatureError(err)))
+		}
+		replay = &store.Replay{Key: replayKey(source, mac), ExpiresAt: signatureExpiry(ts)}
 	}
 	if hasNUL(body) {
 		return reply{}, s.webhookError(source, "format", errNUL)
 	}
-	alert, err := dispatch.ParseAlert(source, body, src.SeverityMapping.V)
+	alerts, err := dispatch.ParseDelivery(source, src, cs.mapping, body)
 	if err != nil {
 		return reply{}, s.webhookError(source, "format", formatError(err))
 	}
-	replay := &store.Replay{Key: replayKey(source, mac), ExpiresAt: signatureExpiry(ts)}
 	if s.shouldQueue(c) {
 		it, err := s.store.EnqueueAlert(c, source, body, replay)
 		if err != nil {
@@ -131,26 +157,7 @@ func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
 			"message": "alert stored durably; its incident will be created when capacity returns",
 		}}, nil
 	}
-	res := s.createFromAlert(withReplay(
-		dispatch.AlertToIncident(alert, source, dispatch.DedupWindow(c, s.settings), "", src.AutoTriage, src.Playbook), replay))
-	if res.Err != nil {
-		return reply{}, s.webhookError(source, "replay", replayError(res.Err))
-	}
-	inc, dup := res.Incident, res.Deduplicated
-	s.wakeDispatcher()
-	status := http.StatusCreated
-	if dup {
-		status = http.StatusOK
-	}
-	return reply{status: status, raw: true, body: gin.H{
-		"status": "accepted", "incident_id": inc.ID, "incident_number": inc.IncidentNumber,
-		"deduplicated": dup, "occurrences": inc.Occurrences,
-	}}, nil
-}
-
-func withReplay(a store.AlertIncident, r *store.Replay) store.AlertIncident {
-	a.Replay = r
-	return a
+	return s.admit(c, src, alerts, replay)
 }
 
 // shouldQueue sends an alert to the durable queue instead of processing it

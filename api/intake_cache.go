@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vigil-soc/vigil/dispatch"
+	"github.com/vigil-soc/vigil/intake"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -18,11 +20,13 @@ const sourceCacheTTL = time.Second
 // queue of alerts waiting for their incident.
 const backlogCacheTTL = 250 * time.Millisecond
 
-// cachedSource is a webhook source with its secret opened, or the fact
-// that no source of that name is registered (src nil).
+// cachedSource is a webhook source with its secret opened and its
+// mapping compiled, or the fact that no source of that name is
+// registered (src nil).
 type cachedSource struct {
 	src      *store.WebhookSource
 	secret   string
+	mapping  *intake.Mapping
 	loadedAt time.Time
 }
 
@@ -36,9 +40,10 @@ type sourceCache struct {
 	gen uint64
 }
 
-// get returns the source and its opened secret, from memory when fresh.
-// store.ErrNotFound means no source of that name.
-func (s *server) cachedWebhookSource(ctx context.Context, name string) (*store.WebhookSource, string, error) {
+// cachedWebhookSource returns the source with its opened secret and
+// compiled mapping, from memory when fresh. store.ErrNotFound means no
+// source of that name.
+func (s *server) cachedWebhookSource(ctx context.Context, name string) (cachedSource, error) {
 	c := &s.sources
 	c.mu.Lock()
 	e, ok := c.m[name]
@@ -46,22 +51,29 @@ func (s *server) cachedWebhookSource(ctx context.Context, name string) (*store.W
 	c.mu.Unlock()
 	if ok && time.Since(e.loadedAt) < sourceCacheTTL {
 		if e.src == nil {
-			return nil, "", store.ErrNotFound
+			return e, store.ErrNotFound
 		}
-		return e.src, e.secret, nil
+		return e, nil
 	}
 	e = cachedSource{loadedAt: time.Now()}
 	src, err := s.store.GetWebhookSource(ctx, name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
-		return nil, "", err
+		return e, err
 	default:
-		secret, err := s.opts.Secrets.Open(src.SecretEncrypted, secretContext)
-		if err != nil {
-			return src, "", &secretError{err}
+		if src.AuthMode == store.AuthHMAC || src.AuthMode == "" {
+			secret, err := s.opts.Secrets.Open(src.SecretEncrypted, secretContext)
+			if err != nil {
+				return cachedSource{src: src}, &secretError{err}
+			}
+			e.secret = secret
 		}
-		e.src, e.secret = src, secret
+		mapping, err := dispatch.CompileMapping(src)
+		if err != nil {
+			return cachedSource{src: src}, err
+		}
+		e.src, e.mapping = src, mapping
 	}
 	c.mu.Lock()
 	if c.gen == gen {
@@ -72,9 +84,9 @@ func (s *server) cachedWebhookSource(ctx context.Context, name string) (*store.W
 	}
 	c.mu.Unlock()
 	if e.src == nil {
-		return nil, "", store.ErrNotFound
+		return e, store.ErrNotFound
 	}
-	return e.src, e.secret, nil
+	return e, nil
 }
 
 // maxCachedSources bounds the cache: senders choose the names they try.

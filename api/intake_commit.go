@@ -37,21 +37,29 @@ type pendingAlert struct {
 	done  chan struct{}
 }
 
-// createFromAlert creates (or joins) the alert's incident in the next
-// batch and waits for its commit. The batch is not the request's: a
-// sender that hangs up does not roll back the alerts it shares it with.
-func (s *server) createFromAlert(a store.AlertIncident) store.AlertOutcome {
+// createFromAlerts creates (or joins) the incidents of a delivery's
+// alerts in the next batch, together and in order, and waits for the
+// commit. The batch is not the request's: a sender that hangs up does not
+// roll back the alerts it shares it with.
+func (s *server) createFromAlerts(as []store.AlertIncident) []store.AlertOutcome {
 	g := &s.commits
-	p := &pendingAlert{alert: a, done: make(chan struct{})}
+	ps := make([]*pendingAlert, len(as))
+	for i, a := range as {
+		ps[i] = &pendingAlert{alert: a, done: make(chan struct{})}
+	}
 	g.mu.Lock()
-	g.pending = append(g.pending, p)
+	g.pending = append(g.pending, ps...)
 	if g.running < maxCommitters {
 		g.running++
 		go s.commitBatches()
 	}
 	g.mu.Unlock()
-	<-p.done
-	return p.out
+	out := make([]store.AlertOutcome, len(ps))
+	for i, p := range ps {
+		<-p.done
+		out[i] = p.out
+	}
+	return out
 }
 
 // commitBatches commits what is pending, batch after batch, until nothing

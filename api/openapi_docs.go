@@ -71,8 +71,12 @@ var routeDocs = map[string]opDoc{
 
 	"GET /api/webhooks":         {Summary: "registered webhook sources", Response: webhookSourceView{}, List: true},
 	"GET /api/webhooks/:source": {Summary: "one webhook source", Response: webhookSourceView{}},
-	"POST /api/webhooks": {Summary: "register or replace a webhook source", Request: webhookSourceRequest{},
-		Response: webhookSourceView{}, Status: []int{http.StatusOK, http.StatusCreated}},
+	"POST /api/webhooks": {Summary: "register or replace a webhook source; a token mode's new token is shown once", Request: webhookSourceRequest{},
+		Response: webhookSourceView{}, Or: []any{withToken{}}, Status: []int{http.StatusOK, http.StatusCreated}},
+	"POST /api/webhooks/:source/rotate-token": {Summary: "issue a new token, the old one valid for the grace period", Request: rotateTokenRequest{},
+		OptionalBody: true, Response: withToken{}},
+	"POST /api/webhooks/:source/preview": {Summary: "the incidents a sample payload would produce", Request: previewRequest{},
+		Response: previewView{}},
 
 	"GET /api/playbooks/:id/executions": {Summary: "runs of a playbook", Response: executionView{}, List: true},
 	"POST /api/playbooks/:id/run": {Summary: "run a playbook on an incident", Request: runRequest{},

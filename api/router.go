@@ -215,14 +215,19 @@ func NewRouter(opts Options) *Router {
 
 	a.handle(Route{get, "/audit", admin, ScopeAdmin, LimitRead, ""}, s.listAudit)
 
-	// Webhook sources; the intake itself is signed, not authenticated.
+	// Webhook sources; the intake itself is signed or carries the source's
+	// token, not an API key.
 	r.POST("/api/webhooks/:source", s.wrap(s.receiveWebhook))
 	r.POST("/api/v1/webhooks/:source", s.wrap(s.receiveWebhook))
+	r.POST("/api/webhooks/:source/:token", s.wrap(s.receiveWebhookToken))
+	r.POST("/api/v1/webhooks/:source/:token", s.wrap(s.receiveWebhookToken))
 	a.handle(Route{get, "/webhooks", manager, ScopeRead, LimitRead, ""}, s.listWebhooks)
 	a.handle(Route{post, "/webhooks", manager, ScopeAdmin, LimitWrite, "webhook.register"}, s.registerWebhook)
 	a.handle(Route{get, "/webhooks/:source", manager, ScopeRead, LimitRead, ""}, s.getWebhook)
 	a.handle(Route{del, "/webhooks/:source", manager, ScopeAdmin, LimitWrite, "webhook.delete"}, s.deleteWebhook)
 	a.handle(Route{post, "/webhooks/:source/rotate-secret", manager, ScopeAdmin, LimitWrite, "webhook.rotate_secret"}, s.rotateWebhookSecret)
+	a.handle(Route{post, "/webhooks/:source/rotate-token", manager, ScopeAdmin, LimitWrite, "webhook.rotate_token"}, s.rotateWebhookToken)
+	a.handle(Route{post, "/webhooks/:source/preview", manager, ScopeRead, LimitRead, "webhook.preview"}, s.previewWebhook)
 
 	// Playbooks.
 	a.handle(Route{get, "/playbooks", viewer, ScopeRead, LimitRead, ""}, s.listPlaybooks)

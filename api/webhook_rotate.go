@@ -4,10 +4,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/vigil-soc/vigil/secrets"
+	"github.com/vigil-soc/vigil/store"
 )
 
 // generatedSecretBytes is the entropy of a secret the service picks.
@@ -27,8 +29,13 @@ func (s *server) rotateWebhookSecret(c *gin.Context) (reply, error) {
 	}
 	source := c.Param("source")
 	setAuditTarget(c, source)
-	if _, err := s.store.GetWebhookSource(c, source); err != nil {
+	src, err := s.store.GetWebhookSource(c, source)
+	if err != nil {
 		return reply{}, orNotFound(err, "webhook source")
+	}
+	if src.AuthMode != store.AuthHMAC && src.AuthMode != "" {
+		return reply{}, validationError(map[string]string{"auth_mode": "this source authenticates with a token (" + src.AuthMode +
+			"); rotate it with POST /api/webhooks/" + source + "/rotate-token"})
 	}
 	secret := ""
 	if req.Secret != nil {
@@ -60,4 +67,57 @@ func (s *server) rotateWebhookSecret(c *gin.Context) (reply, error) {
 		webhookSourceView
 		Secret string `json:"secret"`
 	}{webhookView(saved), secret}), nil
+}
+
+// Rotation window of a token: how long the replaced token stays valid.
+const (
+	defaultTokenGrace = 24 * time.Hour
+	maxTokenGrace     = 30 * 24 * time.Hour
+)
+
+type rotateTokenRequest struct {
+	// GraceSeconds is how long the replaced token stays valid; 0 ends it
+	// at once. Absent means a day.
+	GraceSeconds *int64 `json:"grace_seconds"`
+}
+
+// rotateWebhookToken issues a new token for a source of a token mode and
+// shows it once as "token". The replaced token stays valid for the grace
+// period, so the sender can be switched over without a refused delivery.
+func (s *server) rotateWebhookToken(c *gin.Context) (reply, error) {
+	var req rotateTokenRequest
+	if err := decodeJSON(c, &req, true); err != nil {
+		return reply{}, err
+	}
+	source := c.Param("source")
+	setAuditTarget(c, source)
+	src, err := s.store.GetWebhookSource(c, source)
+	if err != nil {
+		return reply{}, orNotFound(err, "webhook source")
+	}
+	if src.AuthMode == store.AuthHMAC || src.AuthMode == "" {
+		return reply{}, validationError(map[string]string{"auth_mode": "this source signs its deliveries; rotate its secret with POST /api/webhooks/" + source + "/rotate-secret"})
+	}
+	grace := defaultTokenGrace
+	if req.GraceSeconds != nil {
+		grace = time.Duration(*req.GraceSeconds) * time.Second
+		if *req.GraceSeconds < 0 || grace > maxTokenGrace {
+			return reply{}, validationError(map[string]string{"grace_seconds": "must be 0 to 2592000 (30 days)"})
+		}
+	}
+	token, hash := newToken()
+	until := time.Time{}
+	if grace > 0 {
+		until = time.Now().Add(grace)
+	}
+	if err := s.store.SetWebhookToken(c, source, hash, until); err != nil {
+		return reply{}, orNotFound(err, "webhook source")
+	}
+	s.forgetWebhookSources()
+	saved, err := s.store.GetWebhookSource(c, source)
+	if err != nil {
+		return reply{}, err
+	}
+	setAuditDetails(c, map[string]any{"grace_seconds": int64(grace / time.Second)})
+	return ok(withToken{webhookView(saved), token}), nil
 }

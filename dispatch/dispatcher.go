@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -151,30 +152,55 @@ func (d *Dispatcher) process(ctx context.Context, it *store.IntakeItem) (string,
 	return "", nil
 }
 
-// createIncident turns a queued alert into its incident; the queue entry's
-// id marks the incident, so a retry finds it instead of creating another.
+// createIncident turns a queued delivery into its incidents (or
+// resolutions); each alert's incident is marked by the queue entry's id
+// (AlertIntakeID), so a retry finds it instead of creating another. It
+// answers the first alert's incident.
 func (d *Dispatcher) createIncident(ctx context.Context, it *store.IntakeItem) (string, error) {
 	src, err := d.Store.GetWebhookSource(ctx, it.Source)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return "", err
 	}
-	var mapping map[string]string
-	automate, book := false, ""
+	automate, book, resolve := false, "", false
 	if src != nil {
-		mapping, automate, book = src.SeverityMapping.V, src.AutoTriage, src.Playbook
+		automate, book, resolve = src.AutoTriage, src.Playbook, src.ResolveIncidents
 	}
-	alert, err := ParseAlert(it.Source, []byte(it.Payload), mapping)
-	if err != nil {
-		// It was validated when accepted; a payload that no longer parses
-		// is kept, failed, for an operator to look at.
-		_ = d.Store.RetryIntake(ctx, it.Seq, err.Error(), 0, 1)
-		return "", nil
+	mapping, err := CompileMapping(src)
+	if err == nil {
+		var alerts []intake.Alert
+		alerts, err = ParseDelivery(it.Source, src, mapping, []byte(it.Payload))
+		if err == nil {
+			return d.admitAlerts(ctx, it, alerts, automate, book, resolve)
+		}
 	}
-	inc, _, err := d.Store.CreateIncidentFromAlert(ctx, AlertToIncident(alert, it.Source, DedupWindow(ctx, d.Settings), it.ID, automate, book))
-	if err != nil {
-		return "", err
+	// It was validated when accepted; a payload that no longer parses
+	// (its source changed meanwhile) is kept, failed, for an operator.
+	_ = d.Store.RetryIntake(ctx, it.Seq, err.Error(), 0, 1)
+	return "", nil
+}
+
+func (d *Dispatcher) admitAlerts(ctx context.Context, it *store.IntakeItem, alerts []intake.Alert, automate bool, book string, resolve bool) (string, error) {
+	first := ""
+	for i, a := range alerts {
+		if a.Resolved {
+			inc, _, err := d.Store.ResolveAlertIncident(ctx, AlertResolution(a, it.Source, resolve))
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return "", err
+			}
+			first = cmp.Or(first, inc.ID)
+			continue
+		}
+		inc, _, err := d.Store.CreateIncidentFromAlert(ctx,
+			AlertToIncident(a, it.Source, DedupWindow(ctx, d.Settings), AlertIntakeID(it.ID, i), automate, book))
+		if err != nil {
+			return "", err
+		}
+		first = cmp.Or(first, inc.ID)
 	}
-	return inc.ID, nil
+	return first, nil
 }
 
 // DedupWindow reads the deduplication window from the general setting,
@@ -190,15 +216,6 @@ func DedupWindow(ctx context.Context, svc *settings.Service) time.Duration {
 	return time.Duration(g.DedupWindowMinutes) * time.Minute
 }
 
-// ParseAlert normalises a payload for a source: the generic endpoint takes
-// the simple {title, severity} shape as well as the four formats.
-func ParseAlert(source string, body []byte, mapping map[string]string) (intake.Alert, error) {
-	if source == GenericSource {
-		return intake.ParseSimple(body, source, mapping)
-	}
-	return intake.Parse(body, source, mapping)
-}
-
 // GenericSource is the source name of POST /api/webhooks/generic; its
 // registered secret signs generic alerts.
 const GenericSource = "generic"
@@ -210,7 +227,7 @@ func AlertToIncident(a intake.Alert, source string, window time.Duration, intake
 			Title: a.Title, IncidentType: a.IncidentType, Source: a.Source, Severity: a.Severity,
 			Description: a.Description, RawData: a.RawData, CreatedBy: "webhook:" + source,
 		},
-		ExternalSource: source, ExternalID: a.AlertID, DedupWindow: window,
+		ExternalSource: source, ExternalID: a.AlertID, DedupWindow: window, JoinUnresolved: a.EndNotified,
 		IntakeID: intakeID, QueueTriage: automate, QueuePlaybook: playbookName,
 	}
 }

@@ -35,6 +35,15 @@ type Alert struct {
 	OccurredAt   time.Time      // event time from the payload in UTC, zero when absent or implausible
 	Description  string         // at most 2000 runes, may be ""
 	RawData      map[string]any // the whole payload as decoded JSON
+	// Resolved marks a notification that the upstream alert has ended;
+	// it updates the alert's incident rather than creating one.
+	Resolved bool
+	// EndNotified: the sender notifies the alert's end (Resolved), so
+	// while it fires, its repeats belong to one incident.
+	EndNotified bool
+	// EndedAt is when a resolved alert ended, from the payload; zero when
+	// it names no end time.
+	EndedAt time.Time
 }
 
 // FormatError explains why a payload was not accepted: not JSON, not an

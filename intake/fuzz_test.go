@@ -64,3 +64,36 @@ func FuzzParseSimple(f *testing.F) {
 		checkResult(t, a, err)
 	})
 }
+
+// fuzzMapping is a custom mapping that reads nested, optional fields the
+// way real mappings do.
+var fuzzMapping = func() *Mapping {
+	m, problems := CompileMapping(MappingSpec{Title: `payload?.title ?? "untitled"`, Severity: `payload?.level`,
+		AlertID: `payload?.id`, Description: `toJSON(payload?.details)`, Resolved: `payload?.state == "ok"`})
+	if len(problems) > 0 {
+		panic(problems[0].Error())
+	}
+	return m
+}()
+
+// FuzzParseDelivery feeds any body to every source format: each either
+// yields alerts that keep the Alert invariants or a complete *FormatError.
+func FuzzParseDelivery(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, format := range SourceFormats {
+			alerts, err := ParseDelivery(body, Delivery{Source: "fuzz", Format: format, Mapping: fuzzMapping,
+				SeverityMapping: map[string]string{"page": "critical"}})
+			if err != nil {
+				checkResult(t, Alert{}, err)
+				continue
+			}
+			if len(alerts) == 0 || len(alerts) > maxAlertsPerDelivery {
+				t.Fatalf("%s: %d alerts", format, len(alerts))
+			}
+			for _, a := range alerts {
+				checkAlert(t, a)
+			}
+		}
+	})
+}

@@ -97,6 +97,11 @@ type AlertIncident struct {
 	// DedupWindow joins an alert to an incident of the same source and
 	// external id created within it; zero disables deduplication.
 	DedupWindow time.Duration
+	// JoinUnresolved also joins an alert to the newest incident of its
+	// external id that is not resolved, however old: senders that notify
+	// the end of an alert (Alertmanager, Grafana) repeat a firing one for
+	// as long as it fires.
+	JoinUnresolved bool
 	// IntakeID marks an incident made from a queued alert.
 	IntakeID string
 	// QueueTriage enqueues automated triage in the same transaction.
@@ -216,8 +221,8 @@ func (s *Store) joinDuplicate(tx *gorm.DB, a AlertIncident) (*Incident, error) {
 		}
 	}
 	var existing Incident
-	err := tx.Where("external_source = ? AND external_id = ? AND created_at > ?",
-		a.ExternalSource, a.ExternalID, Now().Add(-a.DedupWindow)).
+	err := tx.Where("external_source = ? AND external_id = ?", a.ExternalSource, a.ExternalID).
+		Where(recentOrOpen(Now().Add(-a.DedupWindow), a.JoinUnresolved)).
 		Order("created_at DESC").Take(&existing).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, nil
@@ -234,6 +239,15 @@ func (s *Store) joinDuplicate(tx *gorm.DB, a AlertIncident) (*Incident, error) {
 	existing.Occurrences++
 	existing.LastSeenAt = &now
 	return &existing, nil
+}
+
+// recentOrOpen selects incidents created after since, or, with open, also
+// those not resolved.
+func recentOrOpen(since time.Time, open bool) clause.Expr {
+	if open {
+		return gorm.Expr("(created_at > ? OR status <> ?)", since, StatusResolved)
+	}
+	return gorm.Expr("created_at > ?", since)
 }
 
 // NextIntake returns the oldest queued item that is due, or ErrNotFound.

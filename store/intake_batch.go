@@ -102,6 +102,7 @@ type dupKey struct{ source, id string }
 func (b *alertBatch) findDuplicates() (map[dupKey]*Incident, error) {
 	bySource := map[string][]string{}
 	window := map[string]time.Duration{}
+	open := map[string]bool{}
 	var locks []string
 	for i, a := range b.in {
 		if !b.live(i) || a.ExternalID == "" || a.DedupWindow <= 0 {
@@ -109,6 +110,7 @@ func (b *alertBatch) findDuplicates() (map[dupKey]*Incident, error) {
 		}
 		bySource[a.ExternalSource] = append(bySource[a.ExternalSource], a.ExternalID)
 		window[a.ExternalSource] = max(window[a.ExternalSource], a.DedupWindow)
+		open[a.ExternalSource] = open[a.ExternalSource] || a.JoinUnresolved
 		locks = append(locks, a.ExternalSource+"\n"+a.ExternalID)
 	}
 	found := map[dupKey]*Incident{}
@@ -122,7 +124,8 @@ func (b *alertBatch) findDuplicates() (map[dupKey]*Incident, error) {
 	}
 	for source, ids := range bySource {
 		var rows []Incident
-		err := b.tx.Where("external_source = ? AND external_id IN ? AND created_at > ?", source, ids, Now().Add(-window[source])).
+		err := b.tx.Where("external_source = ? AND external_id IN ?", source, ids).
+			Where(recentOrOpen(Now().Add(-window[source]), open[source])).
 			Order("created_at DESC").Find(&rows).Error
 		if err != nil {
 			return nil, err

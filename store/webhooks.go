@@ -5,20 +5,49 @@ import (
 	"fmt"
 	"time"
 
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
 
-// WebhookSource is a registered sender of signed alerts. Its secret is
-// stored encrypted; the store never sees it in clear.
+// Webhook source authentication modes.
+const (
+	AuthHMAC     = "hmac"      // the signed scheme: secret, timestamp, HMAC of the body
+	AuthBearer   = "bearer"    // Authorization: Bearer <token>
+	AuthBasic    = "basic"     // Authorization: Basic <username:token>
+	AuthURLToken = "url_token" // the token as the last path segment
+)
+
+// AuthModes lists the authentication modes, the default first.
+var AuthModes = []string{AuthHMAC, AuthBearer, AuthBasic, AuthURLToken}
+
+// WebhookSource is a registered sender of alerts. Its signing secret is
+// stored encrypted and its token only as a hash; the store never sees
+// either in clear.
 type WebhookSource struct {
 	Source          string `gorm:"primaryKey"`
 	SecretEncrypted string
 	AutoTriage      bool
 	Playbook        string
 	SeverityMapping JSON[map[string]string]
-	CreatedBy       string
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// Format says how deliveries are read (intake.SourceFormats).
+	Format string
+	// AuthMode is one of AuthModes.
+	AuthMode string
+	// Mapping holds the expressions of a custom source.
+	Mapping JSON[map[string]string]
+	// ResolveIncidents makes a resolved alert resolve its incident, not
+	// only note the resolution on it.
+	ResolveIncidents bool
+	// BasicUsername is the user name of basic authentication.
+	BasicUsername string
+	// TokenHash is the SHA-256 of the token, hex; PreviousTokenHash is the
+	// token it replaced, valid until PreviousTokenExpiresAt.
+	TokenHash              string
+	PreviousTokenHash      string
+	PreviousTokenExpiresAt *time.Time
+	CreatedBy              string
+	CreatedAt              time.Time
+	UpdatedAt              time.Time
 }
 
 // PutWebhookSource creates or replaces a source.
@@ -31,9 +60,20 @@ func (s *Store) PutWebhookSource(ctx context.Context, w *WebhookSource) error {
 	if w.SeverityMapping.V == nil {
 		w.SeverityMapping = NewJSON(map[string]string{})
 	}
+	if w.Mapping.V == nil {
+		w.Mapping = NewJSON(map[string]string{})
+	}
+	if w.Format == "" {
+		w.Format = "auto"
+	}
+	if w.AuthMode == "" {
+		w.AuthMode = AuthHMAC
+	}
 	err := s.db.WithContext(ctx).Clauses(clause.OnConflict{
-		Columns:   []clause.Column{{Name: "source"}},
-		DoUpdates: clause.AssignmentColumns([]string{"secret_encrypted", "auto_triage", "playbook", "severity_mapping", "updated_at"}),
+		Columns: []clause.Column{{Name: "source"}},
+		DoUpdates: clause.AssignmentColumns([]string{"secret_encrypted", "auto_triage", "playbook", "severity_mapping",
+			"format", "auth_mode", "mapping", "resolve_incidents", "basic_username", "token_hash",
+			"previous_token_hash", "previous_token_expires_at", "updated_at"}),
 	}).Create(w).Error
 	if err != nil {
 		return fmt.Errorf("save webhook source: %w", err)
@@ -99,4 +139,25 @@ func (s *Store) SetWebhookSecret(ctx context.Context, source, sealed string) err
 		return ErrNotFound
 	}
 	return nil
+}
+
+// SetWebhookToken makes tokenHash the source's token. The token it
+// replaces stays valid until graceUntil, so that the sender can be
+// switched over without a refused delivery; a zero graceUntil ends it now.
+func (s *Store) SetWebhookToken(ctx context.Context, source, tokenHash string, graceUntil time.Time) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var w WebhookSource
+		if err := tx.Select("token_hash").Take(&w, "source = ?", source).Error; err != nil {
+			return translate(err)
+		}
+		changes := map[string]any{"token_hash": tokenHash, "updated_at": Now(),
+			"previous_token_hash": "", "previous_token_expires_at": nil}
+		if !graceUntil.IsZero() && w.TokenHash != "" {
+			changes["previous_token_hash"], changes["previous_token_expires_at"] = w.TokenHash, graceUntil.UTC()
+		}
+		if err := tx.Model(&WebhookSource{}).Where("source = ?", source).Updates(changes).Error; err != nil {
+			return fmt.Errorf("set webhook token: %w", err)
+		}
+		return nil
+	})
 }

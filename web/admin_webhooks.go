@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/vigil-soc/vigil/intake"
 )
 
 // webhookRow is a source as GET /api/webhooks lists it.
@@ -19,11 +22,27 @@ type webhookRow struct {
 	SeverityMapping map[string]string `json:"severity_mapping"`
 	SecretSet       bool              `json:"secret_set"`
 	IntakePath      string            `json:"intake_path"`
+	Format          string            `json:"format"`
+	AuthMode        string            `json:"auth_mode"`
+	BasicUsername   string            `json:"basic_username"`
 	CreatedAt       time.Time         `json:"created_at"`
 	UpdatedAt       time.Time         `json:"updated_at"`
 	// Secret is only in the answer to a registration or rotation.
 	Secret string `json:"secret"`
+	// Token is only in the answer to a registration or token rotation
+	// of a source of a token mode.
+	Token string `json:"token"`
 }
+
+// Signed reports whether the source signs its deliveries (auth mode
+// hmac) rather than presenting a token.
+func (w webhookRow) Signed() bool { return w.AuthMode == "" || w.AuthMode == "hmac" }
+
+// Formats and AuthModes are the choices of the registration form.
+func (webhooksData) Formats() []string { return intake.SourceFormats }
+
+// AuthModes lists the authentication modes, the signed scheme first.
+func (webhooksData) AuthModes() []string { return []string{"hmac", "bearer", "basic", "url_token"} }
 
 type webhooksData struct {
 	Rows []webhookRow
@@ -35,8 +54,14 @@ type webhooksData struct {
 	Shown *webhookRow
 }
 
-// IntakeURL is the address a sender posts its alerts to.
-func (d webhooksData) IntakeURL(w webhookRow) string { return d.Base + w.IntakePath }
+// IntakeURL is the address a sender posts its alerts to; a url_token
+// source's shows its token when it has just been issued.
+func (d webhooksData) IntakeURL(w webhookRow) string {
+	if w.Token != "" {
+		return d.Base + strings.Replace(w.IntakePath, "{token}", w.Token, 1)
+	}
+	return d.Base + w.IntakePath
+}
 
 func (d *Dashboard) adminWebhooks(c *gin.Context, v *view) (string, error) {
 	v.Title, v.Nav = "Webhook sources", "admin"
@@ -75,28 +100,52 @@ func newSecret() string {
 // registerWebhook registers (or replaces) a source and shows its URL and
 // secret once.
 func (d *Dashboard) registerWebhook(c *gin.Context, v *view) (string, error) {
-	mapping := map[string]string{}
-	for _, line := range strings.Split(c.PostForm("severity_mapping"), "\n") {
-		if from, to, ok := strings.Cut(line, "="); ok && strings.TrimSpace(from) != "" {
-			mapping[strings.TrimSpace(from)] = strings.TrimSpace(to)
-		}
-	}
-	body := map[string]any{"source": strings.TrimSpace(c.PostForm("source")), "secret": c.PostForm("secret"),
+	mapping := formLines(c.PostForm("severity_mapping"))
+	mode := cmp.Or(c.PostForm("auth_mode"), "hmac")
+	body := map[string]any{"source": strings.TrimSpace(c.PostForm("source")),
 		"auto_triage": c.PostForm("auto_triage") == "true", "playbook": strings.TrimSpace(c.PostForm("playbook")),
-		"severity_mapping": mapping}
+		"severity_mapping": mapping, "format": cmp.Or(c.PostForm("format"), "auto"), "auth_mode": mode,
+		"resolve_incidents": c.PostForm("resolve_incidents") == "true"}
+	if mode == "hmac" {
+		body["secret"] = c.PostForm("secret")
+	}
+	if mode == "basic" && strings.TrimSpace(c.PostForm("basic_username")) != "" {
+		body["basic_username"] = strings.TrimSpace(c.PostForm("basic_username"))
+	}
+	if body["format"] == "custom" {
+		body["mapping"] = formLines(c.PostForm("mapping"))
+	}
 	shown := &webhookRow{}
 	if err := d.api.call(c.Request, http.MethodPost, "/api/webhooks", body, shown); err != nil {
 		return "", err
 	}
-	shown.Secret = c.PostForm("secret")
+	if mode == "hmac" {
+		shown.Secret = c.PostForm("secret")
+	}
 	v.Data = &webhooksData{Shown: shown}
 	return d.adminWebhooks(c, v)
 }
 
-// rotateWebhook has the API generate a new secret and shows it once.
+// formLines reads "key=value" lines; a value may itself hold "=".
+func formLines(text string) map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(text, "\n") {
+		if from, to, ok := strings.Cut(line, "="); ok && strings.TrimSpace(from) != "" {
+			out[strings.TrimSpace(from)] = strings.TrimSpace(to)
+		}
+	}
+	return out
+}
+
+// rotateWebhook has the API generate a new secret, or for a source of a
+// token mode a new token, and shows it once.
 func (d *Dashboard) rotateWebhook(c *gin.Context, v *view) (string, error) {
 	shown := &webhookRow{}
-	if err := d.api.call(c.Request, http.MethodPost, "/api/webhooks/"+url.PathEscape(c.Param("source"))+"/rotate-secret", nil, shown); err != nil {
+	what := "/rotate-secret"
+	if c.PostForm("auth_mode") != "" && c.PostForm("auth_mode") != "hmac" {
+		what = "/rotate-token"
+	}
+	if err := d.api.call(c.Request, http.MethodPost, "/api/webhooks/"+url.PathEscape(c.Param("source"))+what, nil, shown); err != nil {
 		return "", err
 	}
 	v.Data = &webhooksData{Shown: shown}
