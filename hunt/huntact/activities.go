@@ -23,6 +23,7 @@ const (
 	ErrTypeInvalidHunt  = "InvalidHunt"
 	ErrTypeQueryTimeout = "QueryTimeout"
 	ErrTypeQueryFailed  = "QueryFailed"
+	ErrTypeRefused      = "OutboundRefused"
 )
 
 // DefaultLookback is the window of a run that names none and has no
@@ -157,6 +158,8 @@ func (a *Activities) RunQuery(ctx context.Context, in QueryInput) (QueryOutput, 
 	case errors.Is(err, datasource.ErrQueryTimeout):
 		return QueryOutput{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("query %q timed out after %ds", q.Name, q.TimeoutSecs), ErrTypeQueryTimeout, err)
+	case errors.Is(err, datasource.ErrRefused):
+		return QueryOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("query %q: %v", q.Name, err), ErrTypeRefused, err)
 	case err != nil:
 		return QueryOutput{}, temporal.NewApplicationError(fmt.Sprintf("query %q: %v", q.Name, err), ErrTypeQueryFailed, err)
 	}
