@@ -104,7 +104,7 @@ func (a *Activities) PrepareRun(ctx context.Context, in PrepareInput) (PrepareRe
 	}
 	runID := in.RunID
 	if runID == "" {
-		runID = uuid.NewSHA1(uuid.NameSpaceURL, []byte(in.WorkflowID)).String()
+		runID = hunt.RunIDOf(in.WorkflowID)
 	}
 	run, err := a.Store.StartHuntRun(ctx, &store.HuntRun{ID: runID, HuntID: h.ID, WorkflowID: in.WorkflowID,
 		RunTrigger: in.Trigger, WindowFrom: from, WindowTo: to, QueryResults: store.NewJSON([]store.QueryResult{})})
