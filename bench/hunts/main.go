@@ -14,6 +14,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/vigil-soc/vigil/hunt/events"
@@ -121,7 +122,8 @@ GROUP BY src_ip HAVING COUNT(DISTINCT user_name) >= $3`, now.Add(-24*time.Hour),
 	defer cleanup()
 	w := worker.New(tmp.Client, "hunt-bench", worker.Options{})
 	w.RegisterWorkflow(huntflow.Run)
-	w.RegisterActivity(&huntact.Activities{Store: st})
+	acts := &huntact.Activities{Store: st}
+	w.RegisterActivity(acts)
 	if err := w.Start(); err != nil {
 		return err
 	}
@@ -174,6 +176,54 @@ GROUP BY src_ip HAVING COUNT(DISTINCT user_name) >= $3`, now.Add(-24*time.Hour),
 	fmt.Printf("bare SQL (ca-password-spray over %d rows): median %v of %v\n", rows+8, mb.Round(time.Millisecond), b)
 	fmt.Printf("hunt run (workflow, activity, findings):   median %v of %v\n", mh.Round(time.Millisecond), hr)
 	fmt.Printf("ratio hunt/bare: %.2f\n", float64(mh)/float64(mb))
+	return profileSteps(acts, h.ID, now, rounds, mh)
+}
+
+// profileSteps runs the run's activities one after the other in the
+// process, without the Temporal server, to split a run's time between its
+// steps and the hand-offs through the server (the rest of the median).
+func profileSteps(acts *huntact.Activities, huntID string, now time.Time, rounds int, run time.Duration) error {
+	var ts testsuite.WorkflowTestSuite
+	env := ts.NewTestActivityEnvironment()
+	env.RegisterActivity(acts)
+	steps := map[string][]time.Duration{}
+	timed := func(name string, fn any, in any, out any) error {
+		t0 := time.Now()
+		v, err := env.ExecuteActivity(fn, in)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		steps[name] = append(steps[name], time.Since(t0))
+		if out != nil {
+			return v.Get(out)
+		}
+		return nil
+	}
+	for i := range rounds + 1 {
+		runID := fmt.Sprint("p", i)
+		var plan huntact.PrepareResult
+		if err := timed("prepare", acts.PrepareRun, huntact.PrepareInput{HuntID: huntID, RunID: runID, WorkflowID: "profile/" + runID,
+			Trigger: "manual", From: now.Add(-24 * time.Hour), To: now}, &plan); err != nil {
+			return err
+		}
+		var qo huntact.QueryOutput
+		if err := timed("query", acts.RunQuery, huntact.QueryInput{HuntID: huntID, RunID: runID, From: plan.From, To: plan.To,
+			Query: plan.Queries[0]}, &qo); err != nil {
+			return err
+		}
+		if err := timed("finish", acts.FinishRun, huntact.FinishInput{HuntID: huntID, RunID: runID, Status: store.HuntRunCompleted,
+			Results: []store.QueryResult{qo.Result}, Total: qo.Result.Findings, To: plan.To}, nil); err != nil {
+			return err
+		}
+	}
+	var sum time.Duration
+	for _, name := range []string{"prepare", "query", "finish"} {
+		d := steps[name][1:] // the first round warms up
+		m := median(d)
+		sum += m
+		fmt.Printf("step %-8s (in process, no server): median %v of %v\n", name, m.Round(time.Millisecond), d)
+	}
+	fmt.Printf("hand-offs through the server and the worker: %v of the hunt run's median\n", (run - sum).Round(time.Millisecond))
 	return nil
 }
 

@@ -36,6 +36,8 @@ type Activities struct {
 	Secrets *secrets.Box
 	Sources datasource.Options
 	Metrics *Metrics
+
+	sources sourceCache
 }
 
 // PrepareInput names the run to prepare.
@@ -138,15 +140,10 @@ func (a *Activities) RunQuery(ctx context.Context, in QueryInput) (QueryOutput, 
 	if err != nil {
 		return QueryOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("query %q: data source %s: %v", q.Name, q.DataSource, err), ErrTypeInvalidHunt, err)
 	}
-	cfg, err := hunt.SourceConfig(d, a.Secrets)
+	src, err := a.sources.get(d, a.Secrets, a.Sources)
 	if err != nil {
 		return QueryOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("query %q: %v", q.Name, err), ErrTypeInvalidHunt, err)
 	}
-	src, err := datasource.Open(cfg, a.Sources)
-	if err != nil {
-		return QueryOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("query %q: %v", q.Name, err), ErrTypeInvalidHunt, err)
-	}
-	defer func() { _ = src.Close() }()
 
 	stop := heartbeat(ctx)
 	start := time.Now()
