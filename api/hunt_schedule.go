@@ -49,6 +49,9 @@ func (s *server) triggerSchedule(c *gin.Context) (reply, error) {
 	case errors.As(err, &busy):
 		return reply{}, &Error{Status: http.StatusConflict, Code: CodeConflict, Message: busy.Error(),
 			Details: map[string]any{"workflow_id": busy.WorkflowID}}
+	case errors.Is(err, huntflow.ErrTriggerPending):
+		return reply{}, &Error{Status: http.StatusServiceUnavailable, Code: CodeUnavailable, Message: err.Error(),
+			Details: map[string]any{"schedule_id": huntflow.ScheduleID(h.ID)}}
 	case errors.Is(err, huntflow.ErrNoSchedule):
 		return reply{}, &Error{Status: http.StatusConflict, Code: CodeHuntNotScheduled, Message: err.Error()}
 	case err != nil:

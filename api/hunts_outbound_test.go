@@ -21,7 +21,9 @@ func putOutbound(t *testing.T, policy map[string]any) {
 func TestHTTPDataSourceObeysTheOutboundPolicy(t *testing.T) {
 	senior := keyFor(t, store.RoleSenior)
 	peer := huntest.CustomPeer(t, "tok", []map[string]any{{"user_name": "a"}, {"user_name": "b"}})
-	defer putOutbound(t, map[string]any{"allow_http": true, "allow_hosts": []string{"127.0.0.1"}})
+	before := call(t, http.MethodGet, "/api/settings/outbound", env.adminKey, nil)
+	expectStatus(t, before, http.StatusOK)
+	defer putOutbound(t, before.data()["value"].(map[string]any))
 	putOutbound(t, map[string]any{"allow_http": false, "allow_hosts": []string{}})
 
 	src := map[string]any{"name": "edr-api", "kind": "custom", "config": map[string]any{"url": peer.URL},

@@ -13,6 +13,10 @@ import (
 // ErrNoSchedule is returned when a hunt owns no Temporal Schedule.
 var ErrNoSchedule = errors.New("the hunt has no schedule")
 
+// ErrTriggerPending means the schedule took the trigger but has not yet
+// reported the run it started.
+var ErrTriggerPending = errors.New("the schedule has not reported the triggered run yet; see its recent actions")
+
 // ScheduleBusyError refuses a trigger while a run of the schedule is still
 // running: the schedule's overlap policy (skip) would drop it silently.
 type ScheduleBusyError struct {
@@ -47,9 +51,23 @@ func TriggerSchedule(ctx context.Context, c client.Client, huntID string) (strin
 		return "", &ScheduleBusyError{WorkflowID: r[0].WorkflowID}
 	}
 	before := map[string]bool{}
+	var last time.Time
 	for _, a := range d.Info.RecentActions {
 		if a.StartWorkflowResult != nil {
 			before[a.StartWorkflowResult.WorkflowID] = true
+		}
+		if a.ScheduleTime.After(last) {
+			last = a.ScheduleTime
+		}
+	}
+	// A run's workflow ID ends with its nominal time in whole seconds, so
+	// a trigger in the same second as the last run would name that run
+	// again and start nothing: wait for the next second.
+	if wait := time.Until(last.Truncate(time.Second).Add(time.Second)); wait > 0 {
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(wait):
 		}
 	}
 	if err := h.Trigger(ctx, client.ScheduleTriggerOptions{}); err != nil {
@@ -69,7 +87,7 @@ func TriggerSchedule(ctx context.Context, c client.Client, huntID string) (strin
 		}
 		select {
 		case <-ctx.Done():
-			return "", fmt.Errorf("the schedule has not started the triggered run yet: %w", ctx.Err())
+			return "", fmt.Errorf("%w: %v", ErrTriggerPending, ctx.Err())
 		case <-t.C:
 		}
 	}
