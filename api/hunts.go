@@ -245,8 +245,12 @@ func (s *server) executeHunt(c *gin.Context) (reply, error) {
 	runID := uuid.NewString()
 	setAuditTarget(c, h.ID)
 	wid := huntflow.WorkflowID(h.ID, runID)
-	run, err := s.temporal.ExecuteWorkflow(c, workflows.Start{ID: wid, Summary: "hunt " + h.Name}.Options(),
-		huntflow.Run, huntflow.Input{HuntID: h.ID, RunID: runID, Trigger: "manual"})
+	opts := workflows.Start{ID: wid, Summary: "hunt " + h.Name}.Options()
+	// When this process also runs the worker (vigil serve), the run's
+	// first workflow task comes back with the start instead of through a
+	// poll; otherwise the start is an ordinary one.
+	opts.EnableEagerStart = true
+	run, err := s.temporal.ExecuteWorkflow(c, opts, huntflow.Run, huntflow.Input{HuntID: h.ID, RunID: runID, Trigger: "manual"})
 	if err != nil {
 		return reply{}, err
 	}
