@@ -78,7 +78,7 @@ func (s *server) putDataSource(c *gin.Context) (reply, error) {
 		d.CredentialsEncrypted = sealed
 	}
 	if len(bad) == 0 {
-		if err := s.checkSource(d); err != nil {
+		if err := s.checkSource(c, d); err != nil {
 			var ce *datasource.ConfigError
 			if !errors.As(err, &ce) {
 				return reply{}, err
@@ -99,21 +99,26 @@ func (s *server) putDataSource(c *gin.Context) (reply, error) {
 	return ok(viewDataSource(d)), nil
 }
 
-// checkSource builds the source to validate its settings.
-func (s *server) checkSource(d *store.DataSource) error {
+// checkSource builds the source to validate its settings, and checks an
+// HTTP source's address against the outbound policy.
+func (s *server) checkSource(ctx context.Context, d *store.DataSource) error {
 	cfg, err := hunt.SourceConfig(d, s.opts.Secrets)
 	if err != nil {
 		return err
 	}
-	src, err := datasource.Open(cfg, s.sourceOptions())
+	opts := s.sourceOptions()
+	src, err := datasource.Open(cfg, opts)
 	if err != nil {
 		return err
 	}
-	return src.Close()
+	if err := src.Close(); err != nil {
+		return err
+	}
+	return datasource.CheckOutbound(ctx, cfg, opts)
 }
 
 func (s *server) sourceOptions() datasource.Options {
-	return datasource.Options{StorePaths: s.opts.StorePaths}
+	return hunt.SourceOptions(s.store, s.opts.StorePaths)
 }
 
 func (s *server) listDataSources(c *gin.Context) (reply, error) {

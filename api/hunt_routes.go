@@ -20,6 +20,7 @@ func registerHunts(a *routes, s *server) {
 	a.handle(Route{put, "/v1/hunts/:hunt_id", senior, ScopeWrite, LimitWrite, "hunt.update"}, s.updateHunt)
 	a.handle(Route{del, "/v1/hunts/:hunt_id", senior, ScopeWrite, LimitWrite, "hunt.delete"}, s.deleteHunt)
 	a.handle(Route{post, "/v1/hunts/:hunt_id/execute", senior, ScopeWrite, LimitTriage, "hunt.execute"}, s.executeHunt)
+	a.handle(Route{post, "/v1/hunts/:hunt_id/schedule/trigger", senior, ScopeWrite, LimitTriage, "hunt.schedule_trigger"}, s.triggerSchedule)
 	a.handle(Route{get, "/v1/hunts/:hunt_id/results", viewer, ScopeRead, LimitRead, ""}, s.huntResults)
 	a.handle(Route{get, "/v1/hunts/:hunt_id/runs/:run_id", viewer, ScopeRead, LimitRead, ""}, s.getHuntRun)
 	a.handle(Route{post, "/v1/hunts/:hunt_id/findings/:finding_id/promote", analyst, ScopeWrite, LimitWrite, "hunt.promote"}, s.promoteFinding)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
 
 	"github.com/vigil-soc/vigil/hunt"
 	"github.com/vigil-soc/vigil/hunt/huntflow"
@@ -229,41 +230,61 @@ func (s *server) deleteHunt(c *gin.Context) (reply, error) {
 
 func (s *server) huntLibrary(*gin.Context) (reply, error) { return ok(library.All()), nil }
 
-// executeHunt starts a run and waits a bounded time: 200 with the findings
-// when it finished, 202 with the run id while it runs on.
+// executeHunt starts a one-off run of any executable hunt (its own
+// workflow, trigger manual, whatever the hunt's type) and waits a bounded
+// time: 200 with the findings when it finished, 202 with the run id while
+// it runs on. POST .../schedule/trigger runs a scheduled hunt's schedule.
 func (s *server) executeHunt(c *gin.Context) (reply, error) {
 	h, err := s.store.GetHunt(c, c.Param("hunt_id"))
 	if err != nil {
 		return reply{}, err
 	}
 	if h.Status == "draft" || h.Status == "archived" {
-		return reply{}, &Error{Status: http.StatusConflict, Code: CodeHuntNotExecutable,
-			Message: "a " + h.Status + " hunt cannot run; make it active first", Details: map[string]any{"status": h.Status}}
+		return reply{}, notExecutable(h, "a "+h.Status+" hunt cannot run; make it active first")
 	}
 	runID := uuid.NewString()
 	setAuditTarget(c, h.ID)
 	wid := huntflow.WorkflowID(h.ID, runID)
-	run, err := s.temporal.ExecuteWorkflow(c, workflows.Start{ID: wid, Summary: "hunt " + h.Name}.Options(),
-		huntflow.Run, huntflow.Input{HuntID: h.ID, RunID: runID, Trigger: "manual"})
+	opts := workflows.Start{ID: wid, Summary: "hunt " + h.Name}.Options()
+	// When this process also runs the worker (vigil serve), the run's
+	// first workflow task comes back with the start instead of through a
+	// poll; otherwise the start is an ordinary one.
+	opts.EnableEagerStart = true
+	run, err := s.temporal.ExecuteWorkflow(c, opts, huntflow.Run, huntflow.Input{HuntID: h.ID, RunID: runID, Trigger: "manual"})
 	if err != nil {
 		return reply{}, err
 	}
+	return s.awaitRun(c, h.ID, runID, run)
+}
+
+func notExecutable(h *store.Hunt, msg string) *Error {
+	return &Error{Status: http.StatusConflict, Code: CodeHuntNotExecutable, Message: msg,
+		Details: map[string]any{"status": h.Status, "hunt_type": h.HuntType}}
+}
+
+// awaitRun waits a bounded time for a started run: 200 with its record and
+// findings when it ended, 202 with its run id while it runs on.
+func (s *server) awaitRun(c *gin.Context, huntID, runID string, run client.WorkflowRun) (reply, error) {
 	waitCtx, cancel := context.WithTimeout(c, s.opts.TriageWait)
 	defer cancel()
 	var res huntflow.Result
 	if err := run.Get(waitCtx, &res); err != nil {
 		if waitCtx.Err() != nil {
-			return accepted(gin.H{"run_id": runID, "hunt_id": h.ID, "status": store.HuntRunRunning, "workflow_id": wid}), nil
+			return accepted(gin.H{"run_id": runID, "hunt_id": huntID, "status": store.HuntRunRunning, "workflow_id": run.GetID()}), nil
 		}
 		// A run that failed has recorded why; answer with that record
 		// rather than a bare server error.
-		s.log.WarnContext(c, "hunt run ended with an error", "workflow_id", wid, "err", err)
-		if r, rerr := s.runReply(c, h.ID, runID); rerr == nil {
+		s.log.WarnContext(c, "hunt run ended with an error", "workflow_id", run.GetID(), "err", err)
+		if r, rerr := s.runReply(c, huntID, runID); rerr == nil {
 			return r, nil
 		}
 		return reply{}, err
 	}
-	return s.runReply(c, h.ID, runID)
+	if res.Skipped != "" {
+		return reply{}, &Error{Status: http.StatusConflict, Code: CodeHuntNotExecutable,
+			Message: "the run was skipped: " + res.Skipped, Details: map[string]any{"workflow_id": run.GetID()}}
+	}
+	return s.runReply(c, huntID, runID)
 }
 
 func (s *server) runReply(c *gin.Context, huntID, runID string) (reply, error) {

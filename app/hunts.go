@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
-	"github.com/vigil-soc/vigil/hunt/datasource"
+	"github.com/vigil-soc/vigil/hunt"
 	"github.com/vigil-soc/vigil/hunt/huntact"
 	"github.com/vigil-soc/vigil/hunt/huntflow"
 	"github.com/vigil-soc/vigil/secrets"
@@ -21,7 +21,7 @@ import (
 func RegisterHunts(w worker.Worker, st *store.Store, box *secrets.Box, storePaths []string) {
 	w.RegisterWorkflow(huntflow.Run)
 	w.RegisterActivity(&huntact.Activities{Store: st, Secrets: box,
-		Sources: datasource.Options{StorePaths: storePaths}, Metrics: huntact.NewMetrics(prometheus.DefaultRegisterer)})
+		Sources: hunt.SourceOptions(st, storePaths), Metrics: huntact.NewMetrics(prometheus.DefaultRegisterer)})
 }
 
 // StorePaths are Vigil's own SQLite files, which no hunt data source may

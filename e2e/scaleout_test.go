@@ -54,10 +54,7 @@ func TestScaleOutTwoAPIsTwoWorkers(t *testing.T) {
 	}
 	t.Cleanup(tmp.Stop)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "vigil")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/vigil").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildVigil(t)
 	dbURL := testenv.DatabaseURL(t)
 	env := append(os.Environ(),
 		"DATABASE_URL="+dbURL, "TEMPORAL_ADDRESS="+tmp.Server.FrontendHostPort(),
@@ -65,34 +62,8 @@ func TestScaleOutTwoAPIsTwoWorkers(t *testing.T) {
 		"VIGIL_BOOTSTRAP_ADMIN_KEY="+adminKey, "VIGIL_SECRET_KEY=scale-out-secret-key-0123456789",
 		"VIGIL_PAYLOAD_KEYS=k1:"+base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{9}, 32)),
 		"VIGIL_LOG_LEVEL=warn", "VIGIL_SHUTDOWN_TIMEOUT=5s")
-	start := func(mode string) *proc {
-		p := &proc{addr: freePort(t), logs: &bytes.Buffer{}}
-		p.cmd = exec.Command(bin, mode)
-		p.cmd.Env = append(env, "VIGIL_HTTP_ADDR="+p.addr, "VIGIL_WORKER_HTTP_ADDR="+p.addr)
-		p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
-		if err := p.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			_ = p.cmd.Process.Signal(os.Interrupt)
-			_ = p.cmd.Wait()
-			if t.Failed() {
-				t.Logf("vigil %s logs:\n%s", mode, p.logs.String())
-			}
-		})
-		return p
-	}
-	procs := []*proc{start("worker"), start("worker"), start("api"), start("api")}
-	for _, p := range procs {
-		testenv.Eventually(t, 90*time.Second, func() bool {
-			res, err := http.Get("http://" + p.addr + "/ready")
-			if err != nil {
-				return false
-			}
-			res.Body.Close()
-			return res.StatusCode == http.StatusOK
-		}, "process on %s never became ready", p.addr)
-	}
+	procs := []*proc{startVigil(t, bin, "worker", env), startVigil(t, bin, "worker", env),
+		startVigil(t, bin, "api", env), startVigil(t, bin, "api", env)}
 	apis := []string{"http://" + procs[2].addr, "http://" + procs[3].addr}
 	call := func(base, method, path, key string, body any) (int, map[string]any) {
 		return testenv.CallJSON(t, method, base+path, key, body)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/vigil-soc/vigil/hunt/datasource"
+	"github.com/vigil-soc/vigil/notify"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -50,4 +51,12 @@ func SourceConfig(d *store.DataSource, box *secrets.Box) (datasource.Config, err
 		return cfg, fmt.Errorf("credentials of data source %s: %w", d.Name, err)
 	}
 	return cfg, nil
+}
+
+// SourceOptions are the options every data source of this Vigil opens
+// with: Vigil's own database files refused as SQLite sources, and HTTP
+// sources held to the outbound policy stored in the settings (the one
+// notification channels obey), read at each call.
+func SourceOptions(st *store.Store, storePaths []string) datasource.Options {
+	return datasource.Options{StorePaths: storePaths, Outbound: notify.PolicyFromStore(st)}
 }

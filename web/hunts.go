@@ -50,6 +50,14 @@ func (d *Dashboard) executeHunt(c *gin.Context, _ *view) (string, error) {
 	return "/hunts/" + id + "?done=hunt_run", err
 }
 
+// triggerHuntSchedule runs the hunt's Temporal Schedule now, as its
+// trigger in the Temporal UI does.
+func (d *Dashboard) triggerHuntSchedule(c *gin.Context, _ *view) (string, error) {
+	id := url.PathEscape(c.Param("id"))
+	err := d.api.call(c.Request, http.MethodPost, "/api/v1/hunts/"+id+"/schedule/trigger", nil, nil)
+	return "/hunts/" + id + "?done=hunt_run", err
+}
+
 func (d *Dashboard) promoteFinding(c *gin.Context, _ *view) (string, error) {
 	id := url.PathEscape(c.Param("id"))
 	var out struct {

@@ -94,6 +94,8 @@ func (d *Dashboard) redisplay(c *gin.Context) (pageFunc, bool) {
 		return d.playbookDetail, true
 	case strings.HasPrefix(p, "/hunts/:id"):
 		return d.huntDetail, true
+	case strings.HasPrefix(p, "/data-sources"):
+		return d.dataSources, true
 	case strings.HasPrefix(p, "/notifications"):
 		return d.notifications, true
 	case strings.HasPrefix(p, "/kill-switch"):

@@ -14,8 +14,10 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/vigil-soc/vigil/hunt/datasource"
 	"github.com/vigil-soc/vigil/hunt/events"
 	"github.com/vigil-soc/vigil/hunt/huntact"
 	"github.com/vigil-soc/vigil/hunt/huntflow"
@@ -34,6 +36,10 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// eagerStart starts hunt runs as the API does in vigil serve: eagerly,
+// the first workflow task handed back with the start.
+var eagerStart = flag.Bool("eager", true, "start runs eagerly, as the API does")
 
 func run(pg string, rows, rounds int) error {
 	if pg == "" {
@@ -121,7 +127,8 @@ GROUP BY src_ip HAVING COUNT(DISTINCT user_name) >= $3`, now.Add(-24*time.Hour),
 	defer cleanup()
 	w := worker.New(tmp.Client, "hunt-bench", worker.Options{})
 	w.RegisterWorkflow(huntflow.Run)
-	w.RegisterActivity(&huntact.Activities{Store: st})
+	acts := &huntact.Activities{Store: st}
+	w.RegisterActivity(acts)
 	if err := w.Start(); err != nil {
 		return err
 	}
@@ -137,7 +144,8 @@ GROUP BY src_ip HAVING COUNT(DISTINCT user_name) >= $3`, now.Add(-24*time.Hour),
 	}
 	huntRun := func(i int) (time.Duration, error) {
 		t0 := time.Now()
-		wr, err := tmp.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: huntflow.WorkflowID(h.ID, fmt.Sprint("b", i)), TaskQueue: "hunt-bench"},
+		wr, err := tmp.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: huntflow.WorkflowID(h.ID, fmt.Sprint("b", i)), TaskQueue: "hunt-bench",
+			EnableEagerStart: *eagerStart},
 			huntflow.Run, huntflow.Input{HuntID: h.ID, RunID: fmt.Sprint("b", i), Trigger: "manual", From: now.Add(-24 * time.Hour), To: now})
 		if err != nil {
 			return 0, err
@@ -151,29 +159,99 @@ GROUP BY src_ip HAVING COUNT(DISTINCT user_name) >= $3`, now.Add(-24*time.Hour),
 		}
 		return time.Since(t0), nil
 	}
-	// One warm-up of each, then alternate so both see the same cache.
-	if _, err := bare(); err != nil {
+	// The data source alone: the query as a hunt sends it (bound, in a
+	// read-only transaction with its statement timeout), without Temporal.
+	src, err := datasource.Open(datasource.Config{Kind: datasource.KindSQL,
+		Settings: map[string]any{"engine": "postgres", "dsn": dsn}}, datasource.Options{})
+	if err != nil {
 		return err
 	}
-	if _, err := huntRun(-1); err != nil {
-		return err
-	}
-	var b, hr []time.Duration
-	for i := range rounds {
-		d, err := bare()
-		if err != nil {
-			return err
+	defer src.Close()
+	params, _ := lq.Bind(nil)
+	viaSource := func() (time.Duration, error) {
+		t0 := time.Now()
+		res, err := src.Run(ctx, datasource.Request{Query: lq.SQL, Params: params, From: now.Add(-24 * time.Hour), To: now})
+		if err == nil && len(res.Rows) != 1 {
+			err = fmt.Errorf("data source found %d sprayers, want 1", len(res.Rows))
 		}
-		b = append(b, d)
-		if d, err = huntRun(i); err != nil {
-			return err
-		}
-		hr = append(hr, d)
+		return time.Since(t0), err
 	}
-	mb, mh := median(b), median(hr)
-	fmt.Printf("bare SQL (ca-password-spray over %d rows): median %v of %v\n", rows+8, mb.Round(time.Millisecond), b)
-	fmt.Printf("hunt run (workflow, activity, findings):   median %v of %v\n", mh.Round(time.Millisecond), hr)
+	// One warm-up of each, then alternate so all see the same cache and
+	// the same load.
+	measures := []struct {
+		name string
+		fn   func(i int) (time.Duration, error)
+		got  []time.Duration
+	}{
+		{"bare SQL (ca-password-spray over " + fmt.Sprint(rows+8) + " rows)", func(int) (time.Duration, error) { return bare() }, nil},
+		{"data source (bound, read-only transaction)", func(int) (time.Duration, error) { return viaSource() }, nil},
+		{"hunt run (workflow, activities, findings)", huntRun, nil},
+	}
+	for i := -1; i < rounds; i++ {
+		for m := range measures {
+			d, err := measures[m].fn(i)
+			if err != nil {
+				return err
+			}
+			if i >= 0 {
+				measures[m].got = append(measures[m].got, d)
+			}
+		}
+	}
+	for _, m := range measures {
+		fmt.Printf("%-62s median %v of %v\n", m.name+":", median(m.got).Round(time.Millisecond), m.got)
+	}
+	mb, ms, mh := median(measures[0].got), median(measures[1].got), median(measures[2].got)
+	fmt.Printf("ratio data source/bare: %.2f\n", float64(ms)/float64(mb))
 	fmt.Printf("ratio hunt/bare: %.2f\n", float64(mh)/float64(mb))
+	return profileSteps(acts, h.ID, now, rounds, mh)
+}
+
+// profileSteps runs the run's activities one after the other in the
+// process, without the Temporal server, to split a run's time between its
+// steps and the hand-offs through the server (the rest of the median).
+func profileSteps(acts *huntact.Activities, huntID string, now time.Time, rounds int, run time.Duration) error {
+	var ts testsuite.WorkflowTestSuite
+	env := ts.NewTestActivityEnvironment()
+	env.RegisterActivity(acts)
+	steps := map[string][]time.Duration{}
+	timed := func(name string, fn any, in any, out any) error {
+		t0 := time.Now()
+		v, err := env.ExecuteActivity(fn, in)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		steps[name] = append(steps[name], time.Since(t0))
+		if out != nil {
+			return v.Get(out)
+		}
+		return nil
+	}
+	for i := range rounds + 1 {
+		runID := fmt.Sprint("p", i)
+		var plan huntact.PrepareResult
+		if err := timed("prepare", acts.PrepareRun, huntact.PrepareInput{HuntID: huntID, RunID: runID, WorkflowID: "profile/" + runID,
+			Trigger: "manual", From: now.Add(-24 * time.Hour), To: now}, &plan); err != nil {
+			return err
+		}
+		var qo huntact.QueryOutput
+		if err := timed("query", acts.RunQuery, huntact.QueryInput{HuntID: huntID, RunID: runID, From: plan.From, To: plan.To,
+			Query: plan.Queries[0]}, &qo); err != nil {
+			return err
+		}
+		if err := timed("finish", acts.FinishRun, huntact.FinishInput{HuntID: huntID, RunID: runID, Status: store.HuntRunCompleted,
+			Results: []store.QueryResult{qo.Result}, Total: qo.Result.Findings, To: plan.To}, nil); err != nil {
+			return err
+		}
+	}
+	var sum time.Duration
+	for _, name := range []string{"prepare", "query", "finish"} {
+		d := steps[name][1:] // the first round warms up
+		m := median(d)
+		sum += m
+		fmt.Printf("step %-8s (in process, no server): median %v of %v\n", name, m.Round(time.Millisecond), d)
+	}
+	fmt.Printf("hand-offs through the server and the worker: %v of the hunt run's median\n", (run - sum).Round(time.Millisecond))
 	return nil
 }
 

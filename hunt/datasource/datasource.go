@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/vigil-soc/vigil/notify"
 )
 
 // Kinds of data source; each runs the query type of the same name.
@@ -83,8 +85,21 @@ type Options struct {
 	// StorePaths are files that must never be opened as a SQLite source
 	// (Vigil's own store holds keys and sessions).
 	StorePaths []string
-	// HTTP reaches HTTP sources; nil means a client with a 60s timeout.
-	HTTP HTTPDoer
+	// Outbound answers the outbound policy in force (setting outbound),
+	// read at each HTTP call; nil means the policy's defaults: https only,
+	// no loopback, private, link-local or cloud metadata address.
+	Outbound func(context.Context) notify.Outbound
+}
+
+// ErrRefused marks a call the outbound policy does not allow; retrying
+// cannot help until an admin changes the policy.
+var ErrRefused = errors.New("outbound policy")
+
+func (o Options) outbound(ctx context.Context) notify.Outbound {
+	if o.Outbound == nil {
+		return notify.Outbound{}
+	}
+	return o.Outbound(ctx)
 }
 
 // Open builds the source a config describes.

@@ -11,15 +11,15 @@ import (
 	"net/url"
 	"strings"
 	"time"
-)
 
-// HTTPDoer sends HTTP requests; *http.Client is one.
-type HTTPDoer interface {
-	Do(*http.Request) (*http.Response, error)
-}
+	"github.com/vigil-soc/vigil/notify"
+)
 
 // maxHTTPBody bounds what one answer may hold.
 const maxHTTPBody = 64 << 20
+
+// httpTimeout bounds one HTTP call whatever the query's own timeout.
+const httpTimeout = 5 * time.Minute
 
 // httpSource queries a log store over its REST API. Settings: url (base),
 // plus index (search_index), workspace_id (log_analytics), time_field
@@ -31,7 +31,7 @@ type httpSource struct {
 	base     *url.URL
 	settings map[string]any
 	creds    map[string]string
-	client   HTTPDoer
+	outbound func(context.Context) notify.Outbound
 	maxRows  int
 }
 
@@ -51,11 +51,7 @@ func openHTTP(cfg Config, opts Options) (Source, error) {
 			return nil, &ConfigError{Field: "workspace_id", Message: "a log_analytics source needs a workspace id"}
 		}
 	}
-	c := opts.HTTP
-	if c == nil {
-		c = &http.Client{Timeout: 5 * time.Minute}
-	}
-	return &httpSource{kind: cfg.Kind, base: u, settings: cfg.Settings, creds: cfg.Credentials, client: c,
+	return &httpSource{kind: cfg.Kind, base: u, settings: cfg.Settings, creds: cfg.Credentials, outbound: opts.outbound,
 		maxRows: intSetting(cfg.Settings, "max_rows")}, nil
 }
 
@@ -101,9 +97,16 @@ func (s *httpSource) endpoint(path string) string {
 }
 
 // send posts body and returns the answer's body, or an error with the
-// status and the start of the answer.
+// status and the start of the answer. The call goes through the outbound
+// policy in force: the URL is checked first, and every connection
+// (redirects included) once its name is resolved.
 func (s *httpSource) send(ctx context.Context, path, contentType string, body []byte, auth string) ([]byte, error) {
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, s.endpoint(path), bytes.NewReader(body))
+	target := s.endpoint(path)
+	policy := s.outbound(ctx)
+	if err := policy.CheckURL(target); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrRefused, s.kind, err)
+	}
+	r, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +115,7 @@ func (s *httpSource) send(ctx context.Context, path, contentType string, body []
 	if auth != "" {
 		r.Header.Set("Authorization", auth)
 	}
-	resp, err := s.client.Do(r)
+	resp, err := policy.Client(httpTimeout).Do(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s request: %w", s.kind, err)
 	}
@@ -186,4 +189,17 @@ func (s *httpSource) runSplunk(ctx context.Context, req Request, max int) (Resul
 		}
 	}
 	return rowsResult(rows, max), sc.Err()
+}
+
+// CheckOutbound refuses an HTTP source whose address the outbound policy
+// in force does not allow, naming its url setting; SQL sources pass. Each
+// call is checked again when it is made, since the policy may change.
+func CheckOutbound(ctx context.Context, cfg Config, opts Options) error {
+	if cfg.Kind == KindSQL {
+		return nil
+	}
+	if err := opts.outbound(ctx).CheckURL(setting(cfg.Settings, "url")); err != nil {
+		return &ConfigError{Field: "url", Message: err.Error() + " (setting outbound)"}
+	}
+	return nil
 }

@@ -38,7 +38,7 @@ func TestHTTPSources(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src, err := datasource.Open(datasource.Config{Kind: c.kind, Settings: c.settings, Credentials: c.creds}, datasource.Options{})
+			src, err := datasource.Open(datasource.Config{Kind: c.kind, Settings: c.settings, Credentials: c.creds}, huntest.LocalPeers())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func TestHTTPSources(t *testing.T) {
 				t.Fatalf("test: %v", err)
 			}
 			if c.wrongCreds != nil {
-				bad, _ := datasource.Open(datasource.Config{Kind: c.kind, Settings: c.settings, Credentials: c.wrongCreds}, datasource.Options{})
+				bad, _ := datasource.Open(datasource.Config{Kind: c.kind, Settings: c.settings, Credentials: c.wrongCreds}, huntest.LocalPeers())
 				if _, err := bad.Run(context.Background(), r); err == nil || !strings.Contains(err.Error(), "401") {
 					t.Fatalf("wrong credentials: err = %v", err)
 				}

@@ -23,6 +23,7 @@ const (
 	ErrTypeInvalidHunt  = "InvalidHunt"
 	ErrTypeQueryTimeout = "QueryTimeout"
 	ErrTypeQueryFailed  = "QueryFailed"
+	ErrTypeRefused      = "OutboundRefused"
 )
 
 // DefaultLookback is the window of a run that names none and has no
@@ -35,6 +36,8 @@ type Activities struct {
 	Secrets *secrets.Box
 	Sources datasource.Options
 	Metrics *Metrics
+
+	sources sourceCache
 }
 
 // PrepareInput names the run to prepare.
@@ -103,7 +106,7 @@ func (a *Activities) PrepareRun(ctx context.Context, in PrepareInput) (PrepareRe
 	}
 	runID := in.RunID
 	if runID == "" {
-		runID = uuid.NewSHA1(uuid.NameSpaceURL, []byte(in.WorkflowID)).String()
+		runID = hunt.RunIDOf(in.WorkflowID)
 	}
 	run, err := a.Store.StartHuntRun(ctx, &store.HuntRun{ID: runID, HuntID: h.ID, WorkflowID: in.WorkflowID,
 		RunTrigger: in.Trigger, WindowFrom: from, WindowTo: to, QueryResults: store.NewJSON([]store.QueryResult{})})
@@ -137,15 +140,10 @@ func (a *Activities) RunQuery(ctx context.Context, in QueryInput) (QueryOutput, 
 	if err != nil {
 		return QueryOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("query %q: data source %s: %v", q.Name, q.DataSource, err), ErrTypeInvalidHunt, err)
 	}
-	cfg, err := hunt.SourceConfig(d, a.Secrets)
+	src, err := a.sources.get(d, a.Secrets, a.Sources)
 	if err != nil {
 		return QueryOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("query %q: %v", q.Name, err), ErrTypeInvalidHunt, err)
 	}
-	src, err := datasource.Open(cfg, a.Sources)
-	if err != nil {
-		return QueryOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("query %q: %v", q.Name, err), ErrTypeInvalidHunt, err)
-	}
-	defer func() { _ = src.Close() }()
 
 	stop := heartbeat(ctx)
 	start := time.Now()
@@ -157,6 +155,8 @@ func (a *Activities) RunQuery(ctx context.Context, in QueryInput) (QueryOutput, 
 	case errors.Is(err, datasource.ErrQueryTimeout):
 		return QueryOutput{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("query %q timed out after %ds", q.Name, q.TimeoutSecs), ErrTypeQueryTimeout, err)
+	case errors.Is(err, datasource.ErrRefused):
+		return QueryOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("query %q: %v", q.Name, err), ErrTypeRefused, err)
 	case err != nil:
 		return QueryOutput{}, temporal.NewApplicationError(fmt.Sprintf("query %q: %v", q.Name, err), ErrTypeQueryFailed, err)
 	}

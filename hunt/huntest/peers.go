@@ -1,6 +1,7 @@
 package huntest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vigil-soc/vigil/hunt/datasource"
+	"github.com/vigil-soc/vigil/notify"
 )
 
 // Peer is a local stand-in for a log store's REST API: it checks what the
@@ -207,4 +211,13 @@ func parseForm(body string) (map[string]string, error) {
 		out[k] = v[0]
 	}
 	return out, err
+}
+
+// LocalPeers are source options whose outbound policy lets HTTP sources
+// reach the peers of a test (plain http on 127.0.0.1), as an admin would
+// allow an internal log store in setting outbound.
+func LocalPeers() datasource.Options {
+	return datasource.Options{Outbound: func(context.Context) notify.Outbound {
+		return notify.Outbound{AllowHTTP: true, AllowHosts: []string{"127.0.0.1"}}
+	}}
 }

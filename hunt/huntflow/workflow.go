@@ -71,10 +71,9 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (Progress, error) { return prog, nil }); err != nil {
 		return Result{}, err
 	}
-	short := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 5}})
+	book := bookkeeping(ctx)
 	var plan huntact.PrepareResult
-	err := workflow.ExecuteActivity(short, acts.PrepareRun, huntact.PrepareInput{HuntID: in.HuntID, RunID: in.RunID,
+	err := book(ctx, 5, acts.PrepareRun, huntact.PrepareInput{HuntID: in.HuntID, RunID: in.RunID,
 		WorkflowID: info.WorkflowExecution.ID, Trigger: in.Trigger, From: in.From, To: in.To, Params: in.Params}).Get(ctx, &plan)
 	if err != nil {
 		return Result{}, err
@@ -159,12 +158,35 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 	}
 	out.DurationMs = workflow.Now(ctx).Sub(start).Milliseconds()
 	dctx, _ := workflow.NewDisconnectedContext(ctx)
-	err = workflow.ExecuteActivity(workflow.WithActivityOptions(dctx, workflow.ActivityOptions{StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 10}}), acts.FinishRun, huntact.FinishInput{
+	err = book(dctx, 10, acts.FinishRun, huntact.FinishInput{
 		HuntID: in.HuntID, RunID: plan.RunID, Status: out.Status, Error: out.Error, Results: results,
 		Total: out.TotalFindings, Critical: out.CriticalFindings, New: out.NewFindings, DurationMs: out.DurationMs, To: plan.To,
 	}).Get(ctx, nil)
 	return out, err
+}
+
+// LocalBookkeepingVersion is the version of Run from which preparing and
+// finishing a run are local activities: a few store reads and writes
+// each, run in the worker that runs the workflow, so a run costs two
+// fewer round trips through the server (activity task scheduled, polled,
+// completed, and a workflow task after each). Runs started before it
+// replay with regular activities.
+const LocalBookkeepingVersion = 1
+
+// bookkeeping answers how this run executes its short store steps:
+// local activities, or regular ones for runs started before
+// LocalBookkeepingVersion.
+func bookkeeping(ctx workflow.Context) func(ctx workflow.Context, attempts int32, fn any, arg any) workflow.Future {
+	local := workflow.GetVersion(ctx, "hunt-local-bookkeeping", workflow.DefaultVersion, LocalBookkeepingVersion) == LocalBookkeepingVersion
+	return func(ctx workflow.Context, attempts int32, fn any, arg any) workflow.Future {
+		retry := &temporal.RetryPolicy{MaximumAttempts: attempts}
+		if local {
+			return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+				StartToCloseTimeout: 30 * time.Second, RetryPolicy: retry}), fn, arg)
+		}
+		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: 30 * time.Second, RetryPolicy: retry}), fn, arg)
+	}
 }
 
 // errorMessage is the application error's own message, without the

@@ -136,7 +136,7 @@ func TestSPLTemplates(t *testing.T) {
 		return nil
 	}, []map[string]any{{"host": "ws-01"}})
 	src, err := datasource.Open(datasource.Config{Kind: datasource.KindSIEMSearch,
-		Settings: map[string]any{"url": peer.URL}, Credentials: map[string]string{"token": "tok"}}, datasource.Options{})
+		Settings: map[string]any{"url": peer.URL}, Credentials: map[string]string{"token": "tok"}}, huntest.LocalPeers())
 	if err != nil {
 		t.Fatal(err)
 	}
