@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vigil-soc/vigil/outbound"
 
 	"github.com/vigil-soc/vigil/hunt/datasource"
-	"github.com/vigil-soc/vigil/notify"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -58,5 +58,5 @@ func SourceConfig(d *store.DataSource, box *secrets.Box) (datasource.Config, err
 // sources held to the outbound policy stored in the settings (the one
 // notification channels obey), read at each call.
 func SourceOptions(st *store.Store, storePaths []string) datasource.Options {
-	return datasource.Options{StorePaths: storePaths, Outbound: notify.PolicyFromStore(st)}
+	return datasource.Options{StorePaths: storePaths, Outbound: outbound.FromStore(st)}
 }

@@ -8,9 +8,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vigil-soc/vigil/outbound"
 	"time"
-
-	"github.com/vigil-soc/vigil/notify"
 )
 
 // Kinds of data source; each runs the query type of the same name.
@@ -88,16 +87,16 @@ type Options struct {
 	// Outbound answers the outbound policy in force (setting outbound),
 	// read at each HTTP call; nil means the policy's defaults: https only,
 	// no loopback, private, link-local or cloud metadata address.
-	Outbound func(context.Context) notify.Outbound
+	Outbound func(context.Context) outbound.Policy
 }
 
 // ErrRefused marks a call the outbound policy does not allow; retrying
 // cannot help until an admin changes the policy.
 var ErrRefused = errors.New("outbound policy")
 
-func (o Options) outbound(ctx context.Context) notify.Outbound {
+func (o Options) outbound(ctx context.Context) outbound.Policy {
 	if o.Outbound == nil {
-		return notify.Outbound{}
+		return outbound.Policy{}
 	}
 	return o.Outbound(ctx)
 }

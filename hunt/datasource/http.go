@@ -6,13 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/vigil-soc/vigil/outbound"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/vigil-soc/vigil/notify"
 )
 
 // maxHTTPBody bounds what one answer may hold.
@@ -31,7 +30,7 @@ type httpSource struct {
 	base     *url.URL
 	settings map[string]any
 	creds    map[string]string
-	outbound func(context.Context) notify.Outbound
+	outbound func(context.Context) outbound.Policy
 	maxRows  int
 }
 

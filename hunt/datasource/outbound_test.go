@@ -3,6 +3,7 @@ package datasource_test
 import (
 	"context"
 	"errors"
+	"github.com/vigil-soc/vigil/outbound"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,7 +12,6 @@ import (
 	"time"
 
 	"github.com/vigil-soc/vigil/hunt/datasource"
-	"github.com/vigil-soc/vigil/notify"
 )
 
 // countingPeer answers every request with no rows, counting them.
@@ -29,8 +29,8 @@ func countingPeer(t *testing.T, h http.HandlerFunc) (*httptest.Server, *atomic.I
 	return srv, &hits
 }
 
-func policy(o notify.Outbound) datasource.Options {
-	return datasource.Options{Outbound: func(context.Context) notify.Outbound { return o }}
+func policy(o outbound.Policy) datasource.Options {
+	return datasource.Options{Outbound: func(context.Context) outbound.Policy { return o }}
 }
 
 func runCustom(t *testing.T, url string, opts datasource.Options) error {
@@ -52,8 +52,8 @@ func TestHTTPSourcesObeyTheOutboundPolicy(t *testing.T) {
 	redirector, _ := countingPeer(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/iam/", http.StatusTemporaryRedirect)
 	})
-	allowHTTP := notify.Outbound{AllowHTTP: true}
-	allowLocal := notify.Outbound{AllowHTTP: true, AllowHosts: []string{"127.0.0.1"}}
+	allowHTTP := outbound.Policy{AllowHTTP: true}
+	allowLocal := outbound.Policy{AllowHTTP: true, AllowHosts: []string{"127.0.0.1"}}
 	cases := []struct {
 		name, url string
 		opts      datasource.Options

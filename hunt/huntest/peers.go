@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/vigil-soc/vigil/outbound"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/vigil-soc/vigil/hunt/datasource"
-	"github.com/vigil-soc/vigil/notify"
 )
 
 // Peer is a local stand-in for a log store's REST API: it checks what the
@@ -217,7 +217,7 @@ func parseForm(body string) (map[string]string, error) {
 // reach the peers of a test (plain http on 127.0.0.1), as an admin would
 // allow an internal log store in setting outbound.
 func LocalPeers() datasource.Options {
-	return datasource.Options{Outbound: func(context.Context) notify.Outbound {
-		return notify.Outbound{AllowHTTP: true, AllowHosts: []string{"127.0.0.1"}}
+	return datasource.Options{Outbound: func(context.Context) outbound.Policy {
+		return outbound.Policy{AllowHTTP: true, AllowHosts: []string{"127.0.0.1"}}
 	}}
 }
