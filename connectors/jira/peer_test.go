@@ -109,7 +109,7 @@ func (p *peer) search(w http.ResponseWriter, r *http.Request) {
 		for _, l := range f["labels"].([]any) {
 			if l == m[1] {
 				found = append(found, map[string]any{"id": fmt.Sprint(10001 + i), "key": fmt.Sprintf("SEC-%d", i+1),
-					"self": p.URL + fmt.Sprintf("/rest/api/3/issue/%d", 10001+i),
+					"self":   p.URL + fmt.Sprintf("/rest/api/3/issue/%d", 10001+i),
 					"fields": map[string]any{"created": "2026-11-22T10:44:03.000+0000"}})
 			}
 		}
