@@ -30,8 +30,8 @@ func (f filter) blocks(sender string) bool {
 	return strings.EqualFold(f.Criteria.From, sender) && slices.Contains(f.Action.AddLabelIDs, "TRASH")
 }
 
-// blockFilters returns user's filters that block sender.
-func (c *Connector) blockFilters(ctx context.Context, user, sender string) ([]filter, error) {
+// blockFilters returns user's filters that block any of senders.
+func (c *Connector) blockFilters(ctx context.Context, user string, senders ...string) ([]filter, error) {
 	var page struct {
 		Filter []filter `json:"filter"`
 	}
@@ -40,8 +40,10 @@ func (c *Connector) blockFilters(ctx context.Context, user, sender string) ([]fi
 	}
 	var out []filter
 	for _, f := range page.Filter {
-		if f.blocks(sender) {
-			out = append(out, f)
+		for _, s := range senders {
+			if f.blocks(s) {
+				out = append(out, f)
+			}
 		}
 	}
 	return out, nil
@@ -131,14 +133,12 @@ func (c *Connector) SenderBlocked(ctx context.Context, sender string) (bool, err
 		candidates = append(candidates, s[at+1:])
 	}
 	for _, user := range c.mailboxes {
-		for _, cand := range candidates {
-			found, err := c.blockFilters(ctx, user, cand)
-			if err != nil {
-				return false, err
-			}
-			if len(found) > 0 {
-				return true, nil
-			}
+		found, err := c.blockFilters(ctx, user, candidates...)
+		if err != nil {
+			return false, err
+		}
+		if len(found) > 0 {
+			return true, nil
 		}
 	}
 	return false, nil

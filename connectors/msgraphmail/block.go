@@ -23,8 +23,8 @@ type rule struct {
 
 func rulesPath(mailbox string) string { return userPath(mailbox) + "/mailFolders/inbox/messageRules" }
 
-// rules returns the mailbox's inbox rules named for sender.
-func (c *Connector) rules(ctx context.Context, mailbox, sender string) ([]rule, error) {
+// rules returns the mailbox's inbox rules named for any of senders.
+func (c *Connector) rules(ctx context.Context, mailbox string, senders ...string) ([]rule, error) {
 	var page struct {
 		Value []rule `json:"value"`
 	}
@@ -33,8 +33,10 @@ func (c *Connector) rules(ctx context.Context, mailbox, sender string) ([]rule, 
 	}
 	var out []rule
 	for _, r := range page.Value {
-		if r.Name == rulePrefix+sender {
-			out = append(out, r)
+		for _, s := range senders {
+			if r.Name == rulePrefix+s {
+				out = append(out, r)
+			}
 		}
 	}
 	return out, nil
@@ -126,14 +128,12 @@ func (c *Connector) SenderBlocked(ctx context.Context, sender string) (bool, err
 		candidates = append(candidates, s[at+1:])
 	}
 	for _, m := range c.mailboxes {
-		for _, cand := range candidates {
-			found, err := c.rules(ctx, m, cand)
-			if err != nil {
-				return false, err
-			}
-			if len(found) > 0 {
-				return true, nil
-			}
+		found, err := c.rules(ctx, m, candidates...)
+		if err != nil {
+			return false, err
+		}
+		if len(found) > 0 {
+			return true, nil
 		}
 	}
 	return false, nil
