@@ -45,7 +45,7 @@ func (c *Connector) rules(ctx context.Context, mailbox string, senders ...string
 func normalizeSender(s string) (string, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if s == "" || strings.ContainsAny(s, " ,;<>\"") {
-		return "", connectors.Permanentf("msgraph_mail: %q is not a sender address or domain", s)
+		return "", connectors.Permanentf("msgraphmail: %q is not a sender address or domain", s)
 	}
 	return s, nil
 }

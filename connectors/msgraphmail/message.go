@@ -162,7 +162,7 @@ func (c *Connector) MessageStatus(ctx context.Context, messageID string) (string
 // configured mailbox holds.
 func (c *Connector) located(ctx context.Context, messageID string) ([]copyOf, error) {
 	if strings.TrimSpace(messageID) == "" {
-		return nil, connectors.Permanentf("msgraph_mail: message_id is required")
+		return nil, connectors.Permanentf("msgraphmail: message_id is required")
 	}
 	copies, err := c.find(ctx, messageID)
 	if err != nil {

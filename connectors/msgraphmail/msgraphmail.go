@@ -20,7 +20,7 @@ import (
 )
 
 // Type is the vendor type configurations use.
-const Type = "msgraph_mail"
+const Type = "msgraphmail"
 
 // Defaults: the public cloud's Graph and identity platform endpoints.
 const (
@@ -61,7 +61,7 @@ type Connector struct {
 func New(cfg connectors.Config) (*Connector, error) {
 	tenant, client, secret := cfg.Setting("tenant_id", ""), cfg.Setting("client_id", ""), cfg.Secrets["client_secret"]
 	if tenant == "" || client == "" || secret == "" {
-		return nil, connectors.Permanentf("msgraph_mail: tenant_id, client_id and client_secret are required")
+		return nil, connectors.Permanentf("msgraphmail: tenant_id, client_id and client_secret are required")
 	}
 	var mailboxes []string
 	for _, m := range strings.Split(cfg.Setting("mailboxes", ""), ",") {
@@ -70,7 +70,7 @@ func New(cfg connectors.Config) (*Connector, error) {
 		}
 	}
 	if len(mailboxes) == 0 {
-		return nil, connectors.Permanentf("msgraph_mail: mailboxes names no mailbox")
+		return nil, connectors.Permanentf("msgraphmail: mailboxes names no mailbox")
 	}
 	authority := strings.TrimSuffix(cfg.Setting("authority_url", DefaultAuthorityURL), "/")
 	cc := clientcredentials.Config{ClientID: client, ClientSecret: secret,

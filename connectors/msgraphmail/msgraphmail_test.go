@@ -23,7 +23,7 @@ func connect(t *testing.T, p *peer, client, secret string) *msgraphmail.Connecto
 	t.Helper()
 	v, ok := connectors.LookupVendor(msgraphmail.Type)
 	if !ok {
-		t.Fatal("msgraph_mail is not registered")
+		t.Fatal("msgraphmail is not registered")
 	}
 	c, err := v.New(connectors.Config{ID: "m365", Type: msgraphmail.Type, HTTP: &http.Client{Timeout: 5 * time.Second},
 		Settings: map[string]string{"tenant_id": tenant, "client_id": client, "mailboxes": alice + ", " + bob,
