@@ -21,7 +21,7 @@ func normalize(inc Incident, ind Indicators) Fields {
 	case "endpoint":
 		f.Endpoint = readEndpointFields(d, ind)
 	case "identity":
-		f.Identity = readIdentityFields(inc.RawData)
+		f.Identity = readIdentityFields(signInView(inc.RawData))
 	case "dlp":
 		f.Data = readDataFields(d)
 	default:
@@ -31,7 +31,7 @@ func normalize(inc Incident, ind Indicators) Fields {
 		case kindMalware:
 			f.Endpoint = readEndpointFields(d, ind)
 		case kindLogin:
-			f.Identity = readIdentityFields(inc.RawData)
+			f.Identity = readIdentityFields(signInView(inc.RawData))
 		}
 	}
 	return f

@@ -98,6 +98,15 @@ type IdentityFields struct {
 	ExpectedTravel   bool `expr:"expected_travel" json:"expected_travel,omitempty"`
 	SelfService      bool `expr:"self_service" json:"self_service,omitempty"`
 	Admin            bool `expr:"admin" json:"admin,omitempty"`
+	// ServiceAccount is set for non-human accounts: service and
+	// automation accounts by naming convention, machine accounts.
+	ServiceAccount bool `expr:"service_account" json:"service_account,omitempty"`
+	// InternalSource is set when the source address is private or
+	// loopback: the attempt came from inside the organisation's network.
+	InternalSource bool `expr:"internal_source" json:"internal_source,omitempty"`
+	// InstalledCaller is set when the process that authenticated runs
+	// from an installed-program folder (Windows logon events name it).
+	InstalledCaller bool `expr:"installed_caller" json:"installed_caller,omitempty"`
 	// PhishResistant is set for authenticators that cannot be relayed
 	// (security key, FIDO2, passkey, Windows Hello, signed nonce).
 	PhishResistant bool `expr:"phish_resistant" json:"phish_resistant,omitempty"`
