@@ -151,7 +151,18 @@ type EmailFields struct {
 	// ThreatType is the gateway's classification folded to phish,
 	// malware, spam, bulk, impostor, clean or "".
 	ThreatType     string `expr:"threat_type" json:"threat_type,omitempty"`
-	Delivery       string `expr:"delivery" json:"delivery,omitempty"` // delivered, blocked, junked, quarantined, replaced
+	// ThreatConfidence is the gateway's own confidence in ThreatType:
+	// high, normal, low or "" when not stated (Defender ConfidenceLevel,
+	// Proofpoint scores).
+	ThreatConfidence string `expr:"threat_confidence" json:"threat_confidence,omitempty"`
+	// ImpersonatedInternal is set when the gateway found the sender's
+	// display name to be one of the organisation's own people.
+	ImpersonatedInternal bool `expr:"impersonated_internal" json:"impersonated_internal,omitempty"`
+	// LinksOnSenderDomain is set when the message has links and every one
+	// stays on the sender's own domain or brand (docusign.net sending
+	// links to docusign.com).
+	LinksOnSenderDomain bool   `expr:"links_on_sender_domain" json:"links_on_sender_domain,omitempty"`
+	Delivery            string `expr:"delivery" json:"delivery,omitempty"` // delivered, blocked, junked, quarantined, replaced
 	Clicked        bool   `expr:"clicked" json:"clicked,omitempty"`
 	UserReported   bool   `expr:"user_reported" json:"user_reported,omitempty"`
 	Bulk           bool   `expr:"bulk" json:"bulk,omitempty"`
