@@ -150,7 +150,7 @@ type EmailFields struct {
 	Attachments      []string `expr:"attachments" json:"attachments,omitempty"`
 	// ThreatType is the gateway's classification folded to phish,
 	// malware, spam, bulk, impostor, clean or "".
-	ThreatType     string `expr:"threat_type" json:"threat_type,omitempty"`
+	ThreatType string `expr:"threat_type" json:"threat_type,omitempty"`
 	// ThreatConfidence is the gateway's own confidence in ThreatType:
 	// high, normal, low or "" when not stated (Defender ConfidenceLevel,
 	// Proofpoint scores).
@@ -163,10 +163,10 @@ type EmailFields struct {
 	// links to docusign.com).
 	LinksOnSenderDomain bool   `expr:"links_on_sender_domain" json:"links_on_sender_domain,omitempty"`
 	Delivery            string `expr:"delivery" json:"delivery,omitempty"` // delivered, blocked, junked, quarantined, replaced
-	Clicked        bool   `expr:"clicked" json:"clicked,omitempty"`
-	UserReported   bool   `expr:"user_reported" json:"user_reported,omitempty"`
-	Bulk           bool   `expr:"bulk" json:"bulk,omitempty"`
-	CredentialForm bool   `expr:"credential_form" json:"credential_form,omitempty"`
+	Clicked             bool   `expr:"clicked" json:"clicked,omitempty"`
+	UserReported        bool   `expr:"user_reported" json:"user_reported,omitempty"`
+	Bulk                bool   `expr:"bulk" json:"bulk,omitempty"`
+	CredentialForm      bool   `expr:"credential_form" json:"credential_form,omitempty"`
 }
 
 // EndpointFields describe a process-level detection.
