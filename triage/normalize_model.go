@@ -197,4 +197,6 @@ type EndpointFields struct {
 	Prevalence      int    `expr:"prevalence" json:"prevalence,omitempty"` // machines seeing the file, -1 unknown
 	ThreatClass     string `expr:"threat_class" json:"threat_class,omitempty"`
 	VendorConfident bool   `expr:"vendor_confident" json:"vendor_confident,omitempty"`
+	// Context is who launched the process and through what.
+	Context EndpointContext `expr:"context" json:"context"`
 }
