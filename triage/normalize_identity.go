@@ -147,6 +147,9 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	f.SelfService = containsAnyTerm(normKey(f.Event+" "+cur.str("category", "operationname", "activity")), "selfservice", "resetpassword", "updatepassword", "passwordchange", "factoractivate", "mfaregistration", "registersecurityinfo", "enrollfactor")
 	f.Admin = privileged(cur) != ""
 	f.ServiceAccount = serviceAccount(f.User)
+	for _, ua := range cur.strs("rawuseragent", "useragentstring", "useragent") {
+		f.ScriptedClient = f.ScriptedClient || scriptedUserAgent(ua)
+	}
 	if ip, err := netip.ParseAddr(f.SourceIP); err == nil {
 		f.InternalSource = ip.IsPrivate() || ip.IsLoopback()
 	}
@@ -207,7 +210,9 @@ func readOktaBehaviors(f *IdentityFields, cur *doc) {
 	} else if strings.Contains(b, "newdevicenegative") {
 		f.DeviceKnown = true
 	}
-	if strings.Contains(b, "newcountrypositive") || strings.Contains(b, "newgeolocationpositive") {
+	// "New Geo-Location" is any new city; an explicit "New Country"
+	// verdict says whether the country is new.
+	if strings.Contains(b, "newcountrypositive") || strings.Contains(b, "newgeolocationpositive") && !strings.Contains(b, "newcountrynegative") {
 		f.NewCountry = true
 	}
 	if strings.Contains(b, "newipnegative") {
@@ -307,4 +312,19 @@ func mailboxRuleChange(cur *doc) bool {
 		return false
 	}
 	return firstSubstring(normKey(cur.text), hidingRuleActions) != ""
+}
+
+// scriptedAgents are user-agent prefixes of HTTP libraries and command-line
+// tools: no person signs in through them, but phishing proxies and
+// credential-stuffing scripts do.
+var scriptedAgents = []string{"axios/", "python-requests/", "python-urllib/", "go-http-client/", "curl/", "wget/", "node-fetch/", "undici", "aiohttp/", "java/", "libwww-perl/", "httpclient", "postmanruntime/", "powershell/"}
+
+func scriptedUserAgent(ua string) bool {
+	u := strings.ToLower(strings.TrimSpace(ua))
+	for _, p := range scriptedAgents {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	return false
 }

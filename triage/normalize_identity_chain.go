@@ -74,6 +74,18 @@ func signInView(raw map[string]any) map[string]any {
 			break
 		}
 	}
+	// A sign-in is several events (password, then factor, then SSO); the
+	// provider's risk behaviours may sit on an earlier one of the same
+	// user and address.
+	if !newDoc(view).has("behaviors") {
+		for i := focus - 1; i >= 0; i-- {
+			e := events[i]
+			if b := newDoc(e.raw).str("behaviors"); b != "" && sameUser(e.fields.User, fe.User) && e.fields.SourceIP == fe.SourceIP {
+				view["sessionBehaviors"] = map[string]any{"behaviors": b}
+				break
+			}
+		}
+	}
 	if ctx := withoutList(raw, holder); len(ctx) > 0 {
 		view["chainContext"] = ctx
 	}

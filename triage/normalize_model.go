@@ -101,6 +101,9 @@ type IdentityFields struct {
 	// ServiceAccount is set for non-human accounts: service and
 	// automation accounts by naming convention, machine accounts.
 	ServiceAccount bool `expr:"service_account" json:"service_account,omitempty"`
+	// ScriptedClient is set when the sign-in's user agent is an HTTP
+	// library or command-line tool rather than a browser or an app.
+	ScriptedClient bool `expr:"scripted_client" json:"scripted_client,omitempty"`
 	// InternalSource is set when the source address is private or
 	// loopback: the attempt came from inside the organisation's network.
 	InternalSource bool `expr:"internal_source" json:"internal_source,omitempty"`
