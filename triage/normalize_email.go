@@ -33,7 +33,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.PaymentLure = containsAnyTerm(d.text, paymentLureTerms...)
 	readDefenderAuth(d, m.auth)
 	f.SPF, f.DKIM, f.DMARC = m.auth["spf"], m.auth["dkim"], m.auth["dmarc"]
-	f.AuthAligned = f.DMARC == "pass" && (f.SPF == "pass" || f.DKIM == "pass") || m.auth["compauth"] == "pass"
+	f.AuthAligned = authAligned(m.auth)
 	f.AuthFailed = f.DMARC == "fail" || f.SPF == "fail" && f.DKIM != "pass" || m.auth["compauth"] == "fail"
 	if dir := normKey(d.str("emaildirection", "direction", "antispamdirection", "directionality")); dir == "intraorg" || dir == "internal" {
 		f.Internal = true
@@ -58,8 +58,8 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	}
 	if m.senderDomain != "" {
 		_, a := brandLookalike(m.senderDomain)
-		_, b := orgLookalike(m.senderDomain, m.orgDomains)
-		f.Lookalike = a || b
+		l, b := orgLookalike(m.senderDomain, m.orgDomains)
+		f.Lookalike = a || b && !(l.tenant && f.AuthAligned)
 	}
 	if v, ok := d.boolean("similardomain", "similarinternaldomain", "similarexternaldomain"); ok && v {
 		f.Lookalike = true
