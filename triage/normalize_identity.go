@@ -3,6 +3,7 @@ package triage
 import (
 	"math"
 	"net/netip"
+	"regexp"
 	"strings"
 )
 
@@ -147,6 +148,7 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	f.SelfService = containsAnyTerm(normKey(f.Event+" "+cur.str("category", "operationname", "activity")), "selfservice", "resetpassword", "updatepassword", "passwordchange", "factoractivate", "mfaregistration", "registersecurityinfo", "enrollfactor")
 	f.Admin = privileged(cur) != ""
 	f.ServiceAccount = serviceAccount(f.User)
+	f.BulkDownload = bulkDownloadRe.MatchString(cur.text)
 	for _, ua := range cur.strs("rawuseragent", "useragentstring", "useragent") {
 		f.ScriptedClient = f.ScriptedClient || scriptedUserAgent(ua)
 	}
@@ -159,6 +161,8 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	readIdentityEvents(&f, cur)
 	return f
 }
+
+var bulkDownloadRe = regexp.MustCompile(`\b(mass|bulk|unusual(ly)? large|excessive) (file )?download|massdownload|downloaded \d{2,} files|multiple file downloads?`)
 
 // serviceAccount reports a service, automation or machine account by its
 // name: a "svc" or "service" token at either end ("svc_backup",

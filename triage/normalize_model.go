@@ -101,6 +101,9 @@ type IdentityFields struct {
 	// ServiceAccount is set for non-human accounts: service and
 	// automation accounts by naming convention, machine accounts.
 	ServiceAccount bool `expr:"service_account" json:"service_account,omitempty"`
+	// BulkDownload is set when the session went on to download or sync
+	// files in bulk (a cloud app's mass-download detection).
+	BulkDownload bool `expr:"bulk_download" json:"bulk_download,omitempty"`
 	// ScriptedClient is set when the sign-in's user agent is an HTTP
 	// library or command-line tool rather than a browser or an app.
 	ScriptedClient bool `expr:"scripted_client" json:"scripted_client,omitempty"`
