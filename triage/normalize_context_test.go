@@ -120,3 +120,29 @@ func TestSameBrandDomain(t *testing.T) {
 		}
 	}
 }
+
+func TestGatewayJudgementIsReadWithItsConfidence(t *testing.T) {
+	tests := []struct {
+		name             string
+		raw              map[string]any
+		threat, conf     string
+		impersonated     bool
+		newDomain, alike bool
+	}{
+		{"defender low confidence", map[string]any{"ThreatTypes": "Phish", "ConfidenceLevel": `{"Phish":"Low"}`}, "phish", "low", false, false, false},
+		{"proofpoint impostor score", map[string]any{"impostorScore": 92, "phishScore": 18}, "impostor", "high", false, false, false},
+		{"proofpoint quiet scores", map[string]any{"impostorScore": 0, "phishScore": 12, "classification": "phish"}, "phish", "low", false, false, false},
+		{"mimecast identifiers", map[string]any{"identifiers": []any{"internal_user_name", "newly_observed_domain"}}, "", "", true, true, false},
+		{"suite insights", map[string]any{"summaryInsights": []any{"Lookalike domain of known vendor example.com", "Sender domain registered 4 days ago"}}, "", "", false, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDoc(tt.raw)
+			f := EmailFields{ThreatType: emailThreatType(d), SenderAgeDays: -1}
+			readGatewayJudgement(d, &f)
+			if f.ThreatType != tt.threat || f.ThreatConfidence != tt.conf || f.ImpersonatedInternal != tt.impersonated || f.NewDomain != tt.newDomain || f.Lookalike != tt.alike {
+				t.Errorf("got threat %q conf %q impersonated %v new %v lookalike %v", f.ThreatType, f.ThreatConfidence, f.ImpersonatedInternal, f.NewDomain, f.Lookalike)
+			}
+		})
+	}
+}

@@ -130,7 +130,7 @@ func readDefenderAuth(d *doc, auth map[string]string) {
 // ThreatTypes, Proofpoint classification, Mimecast scan results and
 // generic threat fields. Spam and bulk are kept apart from phishing.
 func emailThreatType(d *doc) string {
-	text := normKey(lowerJoin(d.scalarStrs("threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus")))
+	text := normKey(lowerJoin(d.scalarStrs("attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus")))
 	switch {
 	case strings.Contains(text, "malware") || strings.Contains(text, "virus"):
 		return "malware"

@@ -2,6 +2,8 @@ package triage
 
 import (
 	"encoding/json"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -46,6 +48,7 @@ func readGatewayJudgement(d *doc, f *EmailFields) {
 	case best >= 0 && best < 50 && f.ThreatConfidence == "":
 		f.ThreatConfidence = "low"
 	}
+	readGatewayInsights(d, f)
 	ids := normKey(lowerJoin(d.scalarStrs("identifiers", "impersonationidentifiers")))
 	if containsAnyTerm(ids, "internalusername", "internaluser", "vipname") {
 		f.ImpersonatedInternal = true
@@ -98,4 +101,26 @@ func sameBrandDomain(host, sender string) bool {
 		return reg
 	}
 	return len(label(h)) >= 4 && label(h) == label(s)
+}
+
+var registeredDaysAgoRe = regexp.MustCompile(`registered (\d{1,4}) days? ago|(\d{1,4})[- ]days?[- ]old domain`)
+
+// readGatewayInsights reads the sentences e-mail suites give as their
+// reasons (Abnormal's summaryInsights and similar lists): a look-alike of a
+// known domain, the sender domain's age, a free-mail reply-to.
+func readGatewayInsights(d *doc, f *EmailFields) {
+	text := strings.ToLower(lowerJoin(d.scalarStrs("summaryinsights", "insights", "reasons", "detectionreasons", "signals")))
+	if text == "" {
+		return
+	}
+	if containsAnyTerm(text, "lookalike domain", "look-alike domain", "lookalike of", "impersonates the domain", "similar to the domain") {
+		f.Lookalike = true
+	}
+	if m := registeredDaysAgoRe.FindStringSubmatch(text); m != nil {
+		days, _ := strconv.Atoi(m[1] + m[2])
+		if f.SenderAgeDays < 0 || days < f.SenderAgeDays {
+			f.SenderAgeDays = days
+		}
+		f.NewDomain = f.NewDomain || days < 30
+	}
 }
