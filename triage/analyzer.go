@@ -46,7 +46,7 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 	case kindMalware:
 		a = analyzeMalware(inc, ind, newDoc(inc.RawData))
 	case kindLogin:
-		a = analyzeLogin(inc.RawData, fields.Identity)
+		a = analyzeLogin(signInView(inc.RawData), fields.Identity)
 	default:
 		a = analyzeGeneric(inc, ind)
 	}

@@ -150,6 +150,26 @@ func (d *doc) strs(names ...string) []string {
 	return out
 }
 
+// scalarStrs is strs without descending into objects: only strings and
+// lists of strings stored directly under names. A SIEM's "result" object
+// holding the whole event is not a scan result.
+func (d *doc) scalarStrs(names ...string) []string {
+	var out []string
+	for _, v := range d.values(names...) {
+		switch t := v.(type) {
+		case string:
+			out = append(out, t)
+		case []any:
+			for _, x := range t {
+				if s, ok := x.(string); ok {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // str returns the first non-empty string leaf under any of names.
 func (d *doc) str(names ...string) string {
 	for _, s := range d.strs(names...) {

@@ -102,6 +102,10 @@ func ownerBrand(host string) (brand, bool) {
 type lookalike struct {
 	target string // brand or organisation name being imitated
 	how    string
+	// tenant is true when the organisation's exact name is only the
+	// leftmost label of another service's domain (contoso.vendor.com),
+	// the way software-as-a-service vendors name a customer's tenant.
+	tenant bool
 	// disguised is true for character substitution and misspelling, which
 	// only make sense as deception; merely containing a brand name can be
 	// innocent (a partner's "google-workshop" event site).
@@ -149,7 +153,7 @@ func orgLookalike(host string, orgDomains []string) (lookalike, bool) {
 		name := secondLevel(org)
 		for _, tok := range tokens {
 			if tok == name {
-				return lookalike{target: org, how: "reuses the organisation's name under a different domain"}, true
+				return lookalike{target: org, how: "reuses the organisation's name under a different domain", tenant: strings.HasPrefix(host, name+".") && strings.Count(host, ".") > strings.Count(reg, ".")}, true
 			}
 			if how, disguised, ok := imitates(tok, name); ok {
 				return lookalike{target: org, how: how, disguised: disguised}, true

@@ -21,7 +21,7 @@ func normalize(inc Incident, ind Indicators) Fields {
 	case "endpoint":
 		f.Endpoint = readEndpointFields(d, ind)
 	case "identity":
-		f.Identity = readIdentityFields(inc.RawData)
+		f.Identity = readIdentityFields(signInView(inc.RawData))
 	case "dlp":
 		f.Data = readDataFields(d)
 	default:
@@ -31,7 +31,7 @@ func normalize(inc Incident, ind Indicators) Fields {
 		case kindMalware:
 			f.Endpoint = readEndpointFields(d, ind)
 		case kindLogin:
-			f.Identity = readIdentityFields(inc.RawData)
+			f.Identity = readIdentityFields(signInView(inc.RawData))
 		}
 	}
 	return f
@@ -278,7 +278,31 @@ func correlatedUserAction(d *doc) bool {
 	if v, ok := d.boolean("userinitiated", "initiatedbyuser", "selfservice", "requestedbyuser"); ok && v {
 		return true
 	}
-	return containsAnyTerm(text, "selfservice", "userinitiated", "requestedpasswordreset", "passwordresetrequested", "userrequested", "resetpasswordselfservice", "initiatedbyuser", "userstartedreset")
+	if containsAnyTerm(text, "selfservice", "userinitiated", "requestedpasswordreset", "passwordresetrequested", "userrequested", "resetpasswordselfservice", "initiatedbyuser", "userstartedreset") {
+		return true
+	}
+	for _, m := range d.maps("correlatedevents", "relatedevents", "precedingevents") {
+		if ownAccountAction(newDoc(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownAccountAction reports a correlated event in which a user changed their
+// own account (a reset, an enrolment, a verification) and it succeeded: the
+// actor and the target are the same person.
+func ownAccountAction(ev *doc) bool {
+	kind := normKey(ev.str("eventtype", "eventname", "operation", "activity", "action", "name"))
+	if !containsAnyTerm(kind, "resetpassword", "passwordreset", "factoractivate", "enroll", "mfaregistration", "registersecurityinfo", "verifyemail", "changepassword", "updatepassword") {
+		return false
+	}
+	actor, target := ev.str("actor", "actoralternateid", "user", "initiatedby"), ev.str("target", "targetuser", "targetalternateid")
+	if actor == "" || target != "" && !strings.EqualFold(actor, target) {
+		return false
+	}
+	out := strings.ToLower(ev.str("outcome", "result", "status"))
+	return out == "" || strings.Contains(out, "success")
 }
 
 // containsAnyTerm reports whether any term occurs in text as a substring.

@@ -10,7 +10,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	m := readEmail(d, ind)
 	if m.sender == "" {
 		// Proofpoint, Mimecast and Defender name the sender differently.
-		for _, s := range d.strs("senderfromaddress", "senderaddress", "fromaddress", "headerfrom", "sendermailfromaddress", "senderfrom") {
+		for _, s := range d.strs("senderfromaddress", "senderaddress", "fromaddress", "headerfrom", "sendermailfromaddress", "senderfrom", "srcuser") {
 			if addr := firstEmail(s); addr != "" {
 				m.sender, m.senderDomain = addr, addr[strings.LastIndexByte(addr, '@')+1:]
 				break
@@ -33,7 +33,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.PaymentLure = containsAnyTerm(d.text, paymentLureTerms...)
 	readDefenderAuth(d, m.auth)
 	f.SPF, f.DKIM, f.DMARC = m.auth["spf"], m.auth["dkim"], m.auth["dmarc"]
-	f.AuthAligned = f.DMARC == "pass" && (f.SPF == "pass" || f.DKIM == "pass") || m.auth["compauth"] == "pass"
+	f.AuthAligned = authAligned(m.auth)
 	f.AuthFailed = f.DMARC == "fail" || f.SPF == "fail" && f.DKIM != "pass" || m.auth["compauth"] == "fail"
 	if dir := normKey(d.str("emaildirection", "direction", "antispamdirection", "directionality")); dir == "intraorg" || dir == "internal" {
 		f.Internal = true
@@ -58,8 +58,8 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	}
 	if m.senderDomain != "" {
 		_, a := brandLookalike(m.senderDomain)
-		_, b := orgLookalike(m.senderDomain, m.orgDomains)
-		f.Lookalike = a || b
+		l, b := orgLookalike(m.senderDomain, m.orgDomains)
+		f.Lookalike = a || b && !(l.tenant && f.AuthAligned)
 	}
 	if v, ok := d.boolean("similardomain", "similarinternaldomain", "similarexternaldomain"); ok && v {
 		f.Lookalike = true
@@ -83,10 +83,17 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		}
 	}
 	f.LinkHosts = sortedKeys(hosts)
+	f.LinksOnSenderDomain = len(hosts) > 0 && m.senderDomain != ""
+	for h := range hosts {
+		if !sameBrandDomain(h, m.senderDomain) {
+			f.LinksOnSenderDomain = false
+		}
+	}
 	for _, a := range m.attachments {
 		f.Attachments = append(f.Attachments, a.name)
 	}
 	f.ThreatType = emailThreatType(d)
+	readGatewayJudgement(d, &f)
 	f.Delivery = emailDelivery(d)
 	if v, ok := d.boolean("clicked", "userclicked", "clickallowed", "urlclicked"); ok && v || d.has("clicktime", "clickip") {
 		f.Clicked = true
@@ -123,7 +130,7 @@ func readDefenderAuth(d *doc, auth map[string]string) {
 // ThreatTypes, Proofpoint classification, Mimecast scan results and
 // generic threat fields. Spam and bulk are kept apart from phishing.
 func emailThreatType(d *doc) string {
-	text := normKey(lowerJoin(d.strs("threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus")))
+	text := normKey(lowerJoin(d.scalarStrs("attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus")))
 	switch {
 	case strings.Contains(text, "malware") || strings.Contains(text, "virus"):
 		return "malware"
@@ -169,6 +176,6 @@ func registeredDaysBefore(d *doc) int {
 // paymentLureTerms are the requests business e-mail compromise exists for.
 var paymentLureTerms = []string{
 	"gift card", "giftcard", "itunes card", "bank account details", "banking details", "change bank", "new bank account",
-	"updated remittance", "remittance details", "wire transfer", "wire the", "direct deposit change", "update my direct deposit",
+	"updated remittance", "remittance details", "wire transfer", "wire the", "direct deposit", "payroll account",
 	"change of bank", "iban", "payment details have changed",
 }

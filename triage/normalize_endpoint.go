@@ -105,6 +105,7 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	if n, ok := d.number("confidence"); ok && n >= 80 {
 		f.VendorConfident = true
 	}
+	readEndpointContext(d, &f)
 	return f
 }
 

@@ -2,6 +2,8 @@ package triage
 
 import (
 	"math"
+	"net/netip"
+	"regexp"
 	"strings"
 )
 
@@ -82,7 +84,7 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	// A mailbox rule or setting that forwards mail to outside addresses is
 	// how intruders keep reading an account (Graph mailbox configuration
 	// evidence, Exchange audit parameters).
-	if len(cur.strs("forwardingtargets", "forwardingsmtpaddress", "forwardto", "redirectto")) > 0 {
+	if len(cur.strs("forwardingtargets", "forwardingsmtpaddress", "forwardto", "redirectto", "chainaccountchange")) > 0 || mailboxRuleChange(cur) {
 		f.AccountTamper = true
 	}
 	readOutcome(&f, cur)
@@ -130,7 +132,10 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	if v, ok := cur.boolean("expectedtravel", "travelnotified", "approvedtravel", "travelapproved", "registeredtravel"); ok && v {
 		f.ExpectedTravel = true
 	}
-	if v, ok := cur.boolean("newcountry", "firsttimecountry", "countryfirstseen"); ok && v {
+	if v, ok := cur.boolean("newcountry", "firsttimecountry", "countryfirstseen", "firstcountrysignin", "isfirstcountry", "newcountryforuser"); ok && v {
+		f.NewCountry = true
+	}
+	if containsAnyTerm(cur.text, "first sign-in from this country", "first sign in from this country", "first time from this country", "first login from this country", "first seen from this country") {
 		f.NewCountry = true
 	}
 	if containsAnyTerm(riskCompact, "newcountry", "unfamiliarfeatures", "unfamiliarlocation") {
@@ -142,8 +147,59 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	}
 	f.SelfService = containsAnyTerm(normKey(f.Event+" "+cur.str("category", "operationname", "activity")), "selfservice", "resetpassword", "updatepassword", "passwordchange", "factoractivate", "mfaregistration", "registersecurityinfo", "enrollfactor")
 	f.Admin = privileged(cur) != ""
+	f.ServiceAccount = serviceAccount(f.User)
+	f.BulkDownload = bulkDownloadRe.MatchString(cur.text)
+	for _, ua := range cur.strs("rawuseragent", "useragentstring", "useragent") {
+		f.ScriptedClient = f.ScriptedClient || scriptedUserAgent(ua)
+	}
+	if ip, err := netip.ParseAddr(f.SourceIP); err == nil {
+		f.InternalSource = ip.IsPrivate() || ip.IsLoopback()
+	}
+	caller := strings.ToLower(cur.str("callerprocessname", "processname", "process", "callingprocess"))
+	f.InstalledCaller = strings.Contains(caller, `\program files`) || strings.HasPrefix(caller, "/opt/") || strings.HasPrefix(caller, "/usr/")
+	readWindowsLogon(&f, cur)
 	readIdentityEvents(&f, cur)
 	return f
+}
+
+var bulkDownloadRe = regexp.MustCompile(`\b(mass|bulk|unusual(ly)? large|excessive) (file )?download|massdownload|downloaded \d{2,} files|multiple file downloads?`)
+
+// serviceAccount reports a service, automation or machine account by its
+// name: a "svc" or "service" token at either end ("svc_backup",
+// "reports-service"), or a Windows machine account ("HOST$").
+func serviceAccount(user string) bool {
+	u := strings.ToLower(user)
+	if at := strings.IndexByte(u, '@'); at > 0 {
+		u = u[:at]
+	}
+	if i := strings.LastIndexAny(u, `\/`); i >= 0 {
+		u = u[i+1:]
+	}
+	if strings.HasSuffix(u, "$") {
+		return true
+	}
+	toks := strings.FieldsFunc(u, func(r rune) bool { return r == '_' || r == '-' || r == '.' })
+	if len(toks) == 0 {
+		return false
+	}
+	first, last := toks[0], toks[len(toks)-1]
+	return strings.HasPrefix(first, "svc") || first == "srv" || first == "service" || last == "svc" || last == "service"
+}
+
+// readWindowsLogon reads the outcome of Windows security log sign-in
+// events, which SIEM notables forward by event ID: 4624 is a logon,
+// 4625, 4771 and 4776 with a non-zero status are failures.
+func readWindowsLogon(f *IdentityFields, cur *doc) {
+	id := cur.str("eventcode", "eventid", "signatureid")
+	switch id {
+	case "4625", "4771":
+		f.Result = "failure"
+	case "4624":
+		f.Result = "success"
+	}
+	if n, ok := cur.number("successcount", "successes"); ok && n == 0 && id != "" {
+		f.Result = "failure"
+	}
 }
 
 // readOktaBehaviors reads Okta's behaviour detections, which arrive as
@@ -158,7 +214,9 @@ func readOktaBehaviors(f *IdentityFields, cur *doc) {
 	} else if strings.Contains(b, "newdevicenegative") {
 		f.DeviceKnown = true
 	}
-	if strings.Contains(b, "newcountrypositive") || strings.Contains(b, "newgeolocationpositive") {
+	// "New Geo-Location" is any new city; an explicit "New Country"
+	// verdict says whether the country is new.
+	if strings.Contains(b, "newcountrypositive") || strings.Contains(b, "newgeolocationpositive") && !strings.Contains(b, "newcountrynegative") {
 		f.NewCountry = true
 	}
 	if strings.Contains(b, "newipnegative") {
@@ -242,4 +300,35 @@ func corporateEgress(cur *doc, netText string) bool {
 	}
 	names := strings.ToLower(netText + " " + lowerJoin(cur.strs("isp", "asorg", "asnorg", "organization", "networknames", "networkname", "tags")))
 	return firstSubstring(names, corporateGateways) != ""
+}
+
+// hidingRuleActions are inbox-rule actions that keep mail from its owner's
+// eyes: moved to a folder nobody reads, deleted, marked read, forwarded.
+var hidingRuleActions = []string{"movetofolder", "deletemessage", "markasread", "forwardto", "redirectto", "forwardasattachmentto", "softdelete"}
+
+// mailboxRuleChange reports a mailbox rule or forwarding set up in the
+// alert (Graph mailbox configuration evidence, Exchange audit operations)
+// whose actions hide or divert mail: the step intruders take to keep an
+// account and hide their replies.
+func mailboxRuleChange(cur *doc) bool {
+	kinds := normKey(lowerJoin(cur.strs("configurationtype", "operation", "operationname", "activity")))
+	if !containsAnyTerm(kinds, "mailforwardingrule", "newinboxrule", "setinboxrule", "updateinboxrules", "inboxrule") {
+		return false
+	}
+	return firstSubstring(normKey(cur.text), hidingRuleActions) != ""
+}
+
+// scriptedAgents are user-agent prefixes of HTTP libraries and command-line
+// tools: no person signs in through them, but phishing proxies and
+// credential-stuffing scripts do.
+var scriptedAgents = []string{"axios/", "python-requests/", "python-urllib/", "go-http-client/", "curl/", "wget/", "node-fetch/", "undici", "aiohttp/", "java/", "libwww-perl/", "httpclient", "postmanruntime/", "powershell/"}
+
+func scriptedUserAgent(ua string) bool {
+	u := strings.ToLower(strings.TrimSpace(ua))
+	for _, p := range scriptedAgents {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	return false
 }

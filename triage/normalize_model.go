@@ -98,6 +98,21 @@ type IdentityFields struct {
 	ExpectedTravel   bool `expr:"expected_travel" json:"expected_travel,omitempty"`
 	SelfService      bool `expr:"self_service" json:"self_service,omitempty"`
 	Admin            bool `expr:"admin" json:"admin,omitempty"`
+	// ServiceAccount is set for non-human accounts: service and
+	// automation accounts by naming convention, machine accounts.
+	ServiceAccount bool `expr:"service_account" json:"service_account,omitempty"`
+	// BulkDownload is set when the session went on to download or sync
+	// files in bulk (a cloud app's mass-download detection).
+	BulkDownload bool `expr:"bulk_download" json:"bulk_download,omitempty"`
+	// ScriptedClient is set when the sign-in's user agent is an HTTP
+	// library or command-line tool rather than a browser or an app.
+	ScriptedClient bool `expr:"scripted_client" json:"scripted_client,omitempty"`
+	// InternalSource is set when the source address is private or
+	// loopback: the attempt came from inside the organisation's network.
+	InternalSource bool `expr:"internal_source" json:"internal_source,omitempty"`
+	// InstalledCaller is set when the process that authenticated runs
+	// from an installed-program folder (Windows logon events name it).
+	InstalledCaller bool `expr:"installed_caller" json:"installed_caller,omitempty"`
 	// PhishResistant is set for authenticators that cannot be relayed
 	// (security key, FIDO2, passkey, Windows Hello, signed nonce).
 	PhishResistant bool `expr:"phish_resistant" json:"phish_resistant,omitempty"`
@@ -141,12 +156,23 @@ type EmailFields struct {
 	Attachments      []string `expr:"attachments" json:"attachments,omitempty"`
 	// ThreatType is the gateway's classification folded to phish,
 	// malware, spam, bulk, impostor, clean or "".
-	ThreatType     string `expr:"threat_type" json:"threat_type,omitempty"`
-	Delivery       string `expr:"delivery" json:"delivery,omitempty"` // delivered, blocked, junked, quarantined, replaced
-	Clicked        bool   `expr:"clicked" json:"clicked,omitempty"`
-	UserReported   bool   `expr:"user_reported" json:"user_reported,omitempty"`
-	Bulk           bool   `expr:"bulk" json:"bulk,omitempty"`
-	CredentialForm bool   `expr:"credential_form" json:"credential_form,omitempty"`
+	ThreatType string `expr:"threat_type" json:"threat_type,omitempty"`
+	// ThreatConfidence is the gateway's own confidence in ThreatType:
+	// high, normal, low or "" when not stated (Defender ConfidenceLevel,
+	// Proofpoint scores).
+	ThreatConfidence string `expr:"threat_confidence" json:"threat_confidence,omitempty"`
+	// ImpersonatedInternal is set when the gateway found the sender's
+	// display name to be one of the organisation's own people.
+	ImpersonatedInternal bool `expr:"impersonated_internal" json:"impersonated_internal,omitempty"`
+	// LinksOnSenderDomain is set when the message has links and every one
+	// stays on the sender's own domain or brand (docusign.net sending
+	// links to docusign.com).
+	LinksOnSenderDomain bool   `expr:"links_on_sender_domain" json:"links_on_sender_domain,omitempty"`
+	Delivery            string `expr:"delivery" json:"delivery,omitempty"` // delivered, blocked, junked, quarantined, replaced
+	Clicked             bool   `expr:"clicked" json:"clicked,omitempty"`
+	UserReported        bool   `expr:"user_reported" json:"user_reported,omitempty"`
+	Bulk                bool   `expr:"bulk" json:"bulk,omitempty"`
+	CredentialForm      bool   `expr:"credential_form" json:"credential_form,omitempty"`
 }
 
 // EndpointFields describe a process-level detection.
@@ -177,4 +203,6 @@ type EndpointFields struct {
 	Prevalence      int    `expr:"prevalence" json:"prevalence,omitempty"` // machines seeing the file, -1 unknown
 	ThreatClass     string `expr:"threat_class" json:"threat_class,omitempty"`
 	VendorConfident bool   `expr:"vendor_confident" json:"vendor_confident,omitempty"`
+	// Context is who launched the process and through what.
+	Context EndpointContext `expr:"context" json:"context"`
 }

@@ -76,7 +76,9 @@ func analyzePhishing(ind Indicators, d *doc, f EmailFields) Analysis {
 		if l, ok := brandLookalike(m.senderDomain); ok {
 			ev.add(0.40, "sender domain %s imitates %s: it %s", m.senderDomain, l.target, l.how)
 			lookalikeSender = true
-		} else if l, ok := orgLookalike(m.senderDomain, m.orgDomains); ok {
+		} else if l, ok := orgLookalike(m.senderDomain, m.orgDomains); ok && l.tenant && authAligned(m.auth) {
+			ev.add(0.10, "sender domain %s carries the organisation's name as a tenant of another service, which authenticated it", m.senderDomain)
+		} else if ok {
 			ev.add(0.40, "sender domain %s imitates the recipient organisation %s: it %s", m.senderDomain, l.target, l.how)
 			lookalikeSender = true
 		}
@@ -338,4 +340,10 @@ func firstSubstring(text string, terms []string) string {
 		}
 	}
 	return ""
+}
+
+// authAligned reports DMARC passing with SPF or DKIM, or a composite
+// authentication pass: the sending domain vouched for the message.
+func authAligned(auth map[string]string) bool {
+	return auth["dmarc"] == "pass" && (auth["spf"] == "pass" || auth["dkim"] == "pass") || auth["compauth"] == "pass"
 }

@@ -7,12 +7,24 @@ import (
 	"github.com/vigil-soc/vigil/triage"
 )
 
-// exactFloor is the exact accuracy the built-in analyzer must keep on the
-// labelled set, a little under what it achieved when the floor was last
-// set. The floor only rises: raise it when the analyzer improves, and never
-// lower it to make a change pass; relabel a case only when its label was
+// The labelled set has two parts. The tuned part is what the rules were
+// shaped on; its floor guards against regressions. The untuned folders hold
+// cases written from vendor documentation without looking at the rules and
+// never tuned on (a weakness found through one is fixed with a different
+// case in the tuned part), so their accuracy is the honest estimate for
+// alerts the analyzer has not seen; their floor only guards that estimate.
+//
+// Floors sit a little under what the analyzer achieved when they were last
+// set, and only rise: raise them when the analyzer improves, and never
+// lower them to make a change pass; relabel a case only when its label was
 // wrong, and say why in the commit.
-const exactFloor = 0.82
+const (
+	tunedExactFloor   = 0.88
+	untunedExactFloor = 0.80
+)
+
+// untunedFolders are the folders of cases never tuned on.
+var untunedFolders = map[string]bool{"fresh": true, "fresh2": true}
 
 // setDir holds the labelled cases.
 const setDir = "../testdata/eval"
@@ -22,17 +34,31 @@ func TestBuiltinAnalyzerHoldsTheFloorOnTheEvaluationSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), triage.NewRuleAnalyzer(), cases)
-	if err != nil {
-		t.Fatal(err)
+	var tuned, untuned []Case
+	for _, c := range cases {
+		if untunedFolders[c.Folder] {
+			untuned = append(untuned, c)
+		} else {
+			tuned = append(tuned, c)
+		}
 	}
-	t.Log(rep.String())
-	for _, m := range rep.CriticalMisses {
-		t.Errorf("critical miss: %s is malicious and critical, analyzer said benign: %s", m.File, m.Reasoning)
-	}
-	if rep.ExactAccuracy < exactFloor {
-		t.Errorf("exact accuracy %.3f fell below the floor %.3f (run `vigil triage eval %s --verbose` to see the wrong cases)",
-			rep.ExactAccuracy, exactFloor, "triage/testdata/eval")
+	for _, part := range []struct {
+		name  string
+		cases []Case
+		floor float64
+	}{{"tuned", tuned, tunedExactFloor}, {"untuned", untuned, untunedExactFloor}} {
+		rep, err := Run(context.Background(), triage.NewRuleAnalyzer(), part.cases)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s cases: %s", part.name, rep.String())
+		for _, m := range rep.CriticalMisses {
+			t.Errorf("critical miss: %s is malicious and critical, analyzer said benign: %s", m.File, m.Reasoning)
+		}
+		if rep.ExactAccuracy < part.floor {
+			t.Errorf("exact accuracy %.3f on the %s cases fell below the floor %.3f (run `vigil triage eval %s --verbose` to see the wrong cases)",
+				rep.ExactAccuracy, part.name, part.floor, "triage/testdata/eval")
+		}
 	}
 }
 

@@ -1,0 +1,126 @@
+package triage
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// readGatewayJudgement reads how sure the gateway is of its own verdict and
+// what its impersonation checks found: Defender's ConfidenceLevel (a JSON
+// object serialised into a string, {"Phish":"Low"}), Proofpoint's 0-100
+// phish, malware and impostor scores, and Mimecast's impersonation
+// identifiers. A verdict the gateway itself rates low is a hint, not a
+// finding.
+func readGatewayJudgement(d *doc, f *EmailFields) {
+	for _, s := range d.scalarStrs("confidencelevel") {
+		var m map[string]any
+		if json.Unmarshal([]byte(s), &m) != nil {
+			continue
+		}
+		for k, v := range m {
+			level, _ := v.(string)
+			if level == "" || !strings.EqualFold(k, f.ThreatType) && !(f.ThreatType == "" && !strings.EqualFold(k, "spam")) {
+				continue
+			}
+			f.ThreatConfidence = strings.ToLower(level)
+			if f.ThreatType == "" {
+				f.ThreatType = emailThreatOf(k)
+			}
+		}
+	}
+	scores := map[string]string{"phishscore": "phish", "malwarescore": "malware", "impostorscore": "impostor"}
+	best, bestType := -1.0, ""
+	for key, typ := range scores {
+		if n, ok := d.number(key); ok && n > best {
+			best, bestType = n, typ
+		}
+	}
+	switch {
+	case best >= 80:
+		if f.ThreatType == "" || f.ThreatType == "clean" || bestType == "impostor" && f.ThreatType != "malware" {
+			f.ThreatType = bestType
+		}
+		if f.ThreatType == bestType {
+			f.ThreatConfidence = "high"
+		}
+	case best >= 0 && best < 50 && f.ThreatConfidence == "":
+		f.ThreatConfidence = "low"
+	}
+	readGatewayInsights(d, f)
+	ids := normKey(lowerJoin(d.scalarStrs("identifiers", "impersonationidentifiers")))
+	if containsAnyTerm(ids, "internalusername", "internaluser", "vipname") {
+		f.ImpersonatedInternal = true
+	}
+	if containsAnyTerm(ids, "similarinternaldomain", "similarexternaldomain", "homoglyph") {
+		f.Lookalike = true
+	}
+	if containsAnyTerm(ids, "newlyobserveddomain", "newlyregistereddomain") {
+		f.NewDomain = true
+	}
+	if containsAnyTerm(ids, "replyaddressmismatch") {
+		f.ReplyToMismatch = true
+	}
+}
+
+// emailThreatOf folds one vendor threat name onto ThreatType's values.
+func emailThreatOf(name string) string {
+	n := strings.ToLower(name)
+	switch {
+	case strings.Contains(n, "malware"):
+		return "malware"
+	case strings.Contains(n, "phish"):
+		return "phish"
+	case strings.Contains(n, "spam"):
+		return "spam"
+	}
+	return ""
+}
+
+// sameBrandDomain reports whether host belongs to the same registrable
+// domain as sender, or to a sibling domain of the same name under another
+// suffix (docusign.net and docusign.com), which brands use for their mail
+// and web sites alike. Customer-content hosts never count: anyone can
+// publish under them.
+func sameBrandDomain(host, sender string) bool {
+	if isCustomerContentHost(host) {
+		return false
+	}
+	h, s := registrableDomain(host), registrableDomain(sender)
+	if h == "" || s == "" {
+		return false
+	}
+	if h == s {
+		return true
+	}
+	label := func(reg string) string {
+		if i := strings.IndexByte(reg, '.'); i > 0 {
+			return reg[:i]
+		}
+		return reg
+	}
+	return len(label(h)) >= 4 && label(h) == label(s)
+}
+
+var registeredDaysAgoRe = regexp.MustCompile(`registered (\d{1,4}) days? ago|(\d{1,4})[- ]days?[- ]old domain`)
+
+// readGatewayInsights reads the sentences e-mail suites give as their
+// reasons (Abnormal's summaryInsights and similar lists): a look-alike of a
+// known domain, the sender domain's age, a free-mail reply-to.
+func readGatewayInsights(d *doc, f *EmailFields) {
+	text := strings.ToLower(lowerJoin(d.scalarStrs("summaryinsights", "insights", "reasons", "detectionreasons", "signals")))
+	if text == "" {
+		return
+	}
+	if containsAnyTerm(text, "lookalike domain", "look-alike domain", "lookalike of", "impersonates the domain", "similar to the domain") {
+		f.Lookalike = true
+	}
+	if m := registeredDaysAgoRe.FindStringSubmatch(text); m != nil {
+		days, _ := strconv.Atoi(m[1] + m[2])
+		if f.SenderAgeDays < 0 || days < f.SenderAgeDays {
+			f.SenderAgeDays = days
+		}
+		f.NewDomain = f.NewDomain || days < 30
+	}
+}

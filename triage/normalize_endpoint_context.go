@@ -1,0 +1,100 @@
+package triage
+
+import (
+	"encoding/base64"
+	"regexp"
+	"strings"
+	"unicode/utf16"
+)
+
+// EndpointContext describes who launched a process and through what, the
+// part of an endpoint alert that tells administration from attack.
+type EndpointContext struct {
+	// DecodedCommand is the lowercased text of a PowerShell
+	// -EncodedCommand argument ("" when there is none or it does not
+	// decode).
+	DecodedCommand string `expr:"decoded_command" json:"decoded_command,omitempty"`
+	// ParentInstalled is set when the parent runs from an installed-program
+	// folder (Program Files, the Configuration Manager client, /opt, /usr).
+	ParentInstalled bool `expr:"parent_installed" json:"parent_installed,omitempty"`
+	// SystemContext is set when the process runs as the operating system
+	// itself: SYSTEM, LocalSystem or the machine account.
+	SystemContext bool `expr:"system_context" json:"system_context,omitempty"`
+	// ServiceAccount is set when the user is a service or automation
+	// account by naming convention.
+	ServiceAccount bool `expr:"service_account" json:"service_account,omitempty"`
+	// RemoteManagement is set when the process was started through a
+	// remote-management host: WinRM / PowerShell remoting (wsmprovhost)
+	// or an SSH session.
+	RemoteManagement bool `expr:"remote_management" json:"remote_management,omitempty"`
+	// AutomationTool names the configuration-management tool whose own
+	// launch markers the command carries (ansible, configmgr, puppet,
+	// chef, salt), or "".
+	AutomationTool string `expr:"automation_tool" json:"automation_tool,omitempty"`
+	// GroupPolicyScript is set when the script runs from the domain's
+	// SYSVOL policy scripts folder, the way group policy deploys logon and
+	// startup scripts.
+	GroupPolicyScript bool `expr:"group_policy_script" json:"group_policy_script,omitempty"`
+	// BuildOutput is set when the file sits in a software project's build
+	// output (Visual Studio bin\Debug, Cargo target/release, a repos
+	// folder): freshly compiled, unsigned and unknown to reputation.
+	BuildOutput bool `expr:"build_output" json:"build_output,omitempty"`
+}
+
+var buildOutputRe = regexp.MustCompile(`(?i)[\\/](source[\\/]repos|bin[\\/](debug|release)|target[\\/](debug|release)|node_modules[\\/]\.bin)[\\/]`)
+
+var encodedArgRe = regexp.MustCompile(`(?i)\s-e(?:c|n|nc|nco|ncod|ncode|ncoded|ncodedc|ncodedco|ncodedcom|ncodedcomm|ncodedcomma|ncodedcomman|ncodedcommand)?\s+([A-Za-z0-9+/=]{16,})`)
+
+// decodePowerShell decodes the base64, UTF-16LE argument of PowerShell's
+// -EncodedCommand, returning "" when there is none.
+func decodePowerShell(cmd string) string {
+	m := encodedArgRe.FindStringSubmatch(cmd)
+	if m == nil {
+		return ""
+	}
+	raw, err := base64.StdEncoding.DecodeString(m[1])
+	if err != nil || len(raw)%2 != 0 {
+		return ""
+	}
+	units := make([]uint16, len(raw)/2)
+	for i := range units {
+		units[i] = uint16(raw[2*i]) | uint16(raw[2*i+1])<<8
+	}
+	return strings.ToLower(string(utf16.Decode(units)))
+}
+
+// automationMarkers are strings configuration-management tools put in the
+// commands they run: Ansible's module files and become marker and its
+// Windows exec wrapper, the Configuration Manager client's script folder,
+// Puppet, Chef and Salt agents.
+var automationMarkers = [][2]string{
+	{"ansiballz_", "ansible"}, {"ansible-tmp-", "ansible"}, {"become-success-", "ansible"},
+	{"$exec_wrapper", "ansible"}, {"exec_wrapper_str", "ansible"},
+	{`\ccm\systemtemp\`, "configmgr"}, {`\ccm\scriptstore\`, "configmgr"},
+	{"puppet agent", "puppet"}, {`\puppet labs\puppet\`, "puppet"}, {"/opt/puppetlabs/", "puppet"},
+	{"chef-client", "chef"}, {"/opt/chef/", "chef"}, {"salt-call", "salt"}, {"salt-minion", "salt"},
+}
+
+var gpoScriptRe = regexp.MustCompile(`(?i)\\\\[^\\]+\\sysvol\\[^\\]+\\(policies\\\{[0-9a-f-]+\}\\(user|machine)\\scripts|scripts)\\`)
+
+func readEndpointContext(d *doc, f *EndpointFields) {
+	c := &f.Context
+	rawCmd := d.str("commandline", "cmdline", "processcommandline", "command", "initiatingprocesscommandline", "maliciousprocessarguments")
+	c.DecodedCommand = decodePowerShell(rawCmd)
+	parentPath := strings.ToLower(d.str("parentprocessfilepath", "parentpath", "parentimage", "parentcmdline", "parentcommandline", "parentexecutable"))
+	c.ParentInstalled = containsAnyTerm(parentPath, `\program files\`, `\program files (x86)\`, `\windows\ccm\`) || strings.HasPrefix(parentPath, "/opt/") || strings.HasPrefix(parentPath, "/usr/")
+	user := strings.ToLower(f.User)
+	sid := d.str("userid", "usersid", "sid")
+	c.SystemContext = sid == "S-1-5-18" || user == "system" || strings.HasSuffix(user, `\system`) || strings.HasSuffix(user, "$") || strings.Contains(user, "localsystem")
+	c.ServiceAccount = serviceAccount(f.User) || serviceAccount(d.str("initiatingusername", "accountname", "processuser"))
+	c.RemoteManagement = f.Parent == "wsmprovhost.exe" || f.Parent == "sshd" || strings.Contains(strings.ToLower(d.str("originatorprocess")), "sshd")
+	text := strings.ToLower(rawCmd) + "\n" + c.DecodedCommand + "\n" + strings.ToLower(f.FilePath)
+	for _, m := range automationMarkers {
+		if strings.Contains(text, m[0]) {
+			c.AutomationTool = m[1]
+			break
+		}
+	}
+	c.BuildOutput = buildOutputRe.MatchString(f.FilePath)
+	c.GroupPolicyScript = gpoScriptRe.MatchString(rawCmd+" "+f.FilePath) && (f.Parent == "userinit.exe" || f.Parent == "gpscript.exe" || f.Parent == "" || lolbins[f.Parent])
+}
