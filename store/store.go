@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/glebarez/sqlite"
@@ -48,6 +49,9 @@ const DefaultSQLitePath = "./data/vigil.db"
 type Store struct {
 	db      *gorm.DB
 	dialect Dialect
+	// seqYears remembers the years whose PostgreSQL number sequence
+	// exists (incident_numbers.go).
+	seqYears sync.Map
 }
 
 // Open connects to databaseURL: a postgres:// or postgresql:// URL selects
