@@ -249,11 +249,12 @@ func pathParams(path string) []any {
 }
 
 // operationID is unique per method and path: GET /api/v1/incidents/:id →
-// get_v1_incidents_id, POST /codec/encode (beside /api/codec/encode) →
-// post_root_codec_encode.
+// get_v1_incidents_id; a path outside /api is marked as such, since some
+// have an /api twin: GET /metrics → get_root_metrics beside GET
+// /api/metrics → get_metrics.
 func operationID(method, path string) string {
 	p, underAPI := strings.CutPrefix(path, "/api")
-	if !underAPI && canonicalPath(path) != path {
+	if !underAPI {
 		p = "/root" + p
 	}
 	p = strings.NewReplacer("/:", "_", "/*", "_", "/", "_", "-", "_", ".", "_").Replace(p)
