@@ -28,8 +28,9 @@ func FormatIncidentNumber(year int, seq int64) string {
 	return fmt.Sprintf("INC-%d-%04d", year, seq)
 }
 
-// CreateIncident numbers the incident in the current UTC year and inserts
-// it (incident_numbers.go).
+// CreateIncident allocates the next number of the current UTC year and
+// inserts the incident in the same transaction, so numbers are unique and
+// gap-free even under concurrent creation.
 func (s *Store) CreateIncident(ctx context.Context, in NewIncident) (*Incident, error) {
 	inc := newIncidentRow(in)
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -56,12 +57,12 @@ func (s *Store) createIncidentTx(tx *gorm.DB, in NewIncident, adjust func(*Incid
 // set to run on its type, starting them is queued in the same transaction,
 // so a new incident never misses its automatic runs.
 func (s *Store) insertIncident(tx *gorm.DB, inc *Incident) error {
-	seqs, err := s.takeIncidentSeqs(tx, inc.NumberYear, 1)
+	seq, err := nextIncidentSeq(tx, inc.NumberYear)
 	if err != nil {
 		return err
 	}
-	inc.NumberSeq = seqs[0]
-	inc.IncidentNumber = FormatIncidentNumber(inc.NumberYear, inc.NumberSeq)
+	inc.NumberSeq = seq
+	inc.IncidentNumber = FormatIncidentNumber(inc.NumberYear, seq)
 	if err := tx.Create(inc).Error; err != nil {
 		return err
 	}
@@ -103,6 +104,19 @@ func newIncidentRow(in NewIncident) *Incident {
 		CreatedAt:          now,
 		UpdatedAt:          now,
 	}
+}
+
+// nextIncidentSeq increments the year's counter. The upsert takes the row
+// lock that concurrent creators queue on until this transaction ends.
+func nextIncidentSeq(tx *gorm.DB, year int) (int64, error) {
+	var seq int64
+	err := tx.Raw(`INSERT INTO incident_counters (year, last_seq) VALUES (?, 1)
+		ON CONFLICT (year) DO UPDATE SET last_seq = incident_counters.last_seq + 1
+		RETURNING last_seq`, year).Scan(&seq).Error
+	if err != nil {
+		return 0, fmt.Errorf("allocate incident number: %w", err)
+	}
+	return seq, nil
 }
 
 // GetIncident reads one incident with all its fields.
@@ -289,7 +303,7 @@ func searchPage(q *gorm.DB, order string, limit, offset int) ([]Incident, int64,
 		Incident
 		SearchTotal int64
 	}
-	err := q.Select(strings.Join(listColumns, ", ") + ", count(*) OVER () AS search_total").
+	err := q.Select(strings.Join(listColumns, ", ")+", count(*) OVER () AS search_total").
 		Order(order).Limit(limit).Offset(offset).Find(&found).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("search incidents: %w", err)

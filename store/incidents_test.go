@@ -46,9 +46,9 @@ func TestFormatIncidentNumberKeepsAtLeastFourDigits(t *testing.T) {
 	}
 }
 
-// TestConcurrentCreatesGetDistinctNumbers is the numbering guarantee: 100
-// parallel creates give 100 distinct numbers of the year.
-func TestConcurrentCreatesGetDistinctNumbers(t *testing.T) {
+// TestConcurrentCreatesAreGapFree is the numbering guarantee: 100 parallel
+// creates give 100 distinct, consecutive numbers.
+func TestConcurrentCreatesAreGapFree(t *testing.T) {
 	st := testenv.OpenStore(t)
 	const n = 100
 	var (
@@ -77,24 +77,20 @@ func TestConcurrentCreatesGetDistinctNumbers(t *testing.T) {
 	}
 	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
 	for i, s := range seqs {
-		if s < 1 || (i > 0 && s == seqs[i-1]) {
-			t.Fatalf("sequence %d is %d; numbers are not distinct: %v", i, s, seqs)
+		if s != int64(i+1) {
+			t.Fatalf("sequence %d is %d; numbers are not consecutive: %v", i, s, seqs)
 		}
 	}
 }
 
-// A failed create gives its number to nobody else: the next create gets a
-// higher one. The counter row of SQLite rolls back with the failure; the
-// sequence of PostgreSQL does not, which leaves a gap.
-func TestFailedCreateKeepsNumbersUnique(t *testing.T) {
+func TestFailedCreateLeavesNoGap(t *testing.T) {
 	st := testenv.OpenStore(t)
 	ctx := context.Background()
-	first, err := st.CreateIncident(ctx, newIncident("low"))
-	if err != nil {
+	if _, err := st.CreateIncident(ctx, newIncident("low")); err != nil {
 		t.Fatal(err)
 	}
 	// A payload that cannot be encoded fails inside the transaction,
-	// after a number was taken.
+	// after the counter moved; the rollback must move it back.
 	bad := newIncident("low")
 	bad.RawData = map[string]any{"bad": make(chan int)}
 	if _, err := st.CreateIncident(ctx, bad); err == nil {
@@ -104,12 +100,8 @@ func TestFailedCreateKeepsNumbersUnique(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := first.NumberSeq + 1 // the counter row rolled back
-	if st.Dialect() == store.DialectPostgres {
-		want++ // the sequence's number was spent
-	}
-	if inc.NumberSeq != want {
-		t.Fatalf("after a failed create the next number is %d, want %d", inc.NumberSeq, want)
+	if inc.NumberSeq != 2 {
+		t.Fatalf("after a failed create the next number is %d, want 2", inc.NumberSeq)
 	}
 }
 
@@ -262,34 +254,6 @@ func TestListTotalsMatchCounts(t *testing.T) {
 		}
 		if int64(len(rows)) != total {
 			t.Errorf("filter %+v: total %d, but %d rows match", f, total, len(rows))
-		}
-	}
-}
-
-// On PostgreSQL a year's numbers come from a sequence, made when first
-// needed; it starts after the numbers the year already has, such as those
-// an earlier version gave out from the counter row.
-func TestNumberSequenceStartsAfterEarlierNumbers(t *testing.T) {
-	st := testenv.OpenStore(t)
-	if st.Dialect() != store.DialectPostgres {
-		t.Skip("SQLite numbers from the counter row")
-	}
-	ctx := context.Background()
-	year := time.Now().UTC().Year()
-	db := st.DB().WithContext(ctx)
-	if err := db.Exec(fmt.Sprintf("DROP SEQUENCE IF EXISTS incident_seq_%d", year)).Error; err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Exec("INSERT INTO incident_counters (year, last_seq) VALUES (?, 41)", year).Error; err != nil {
-		t.Fatal(err)
-	}
-	for want := int64(42); want <= 43; want++ {
-		inc, err := st.CreateIncident(ctx, newIncident("low"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if inc.NumberSeq != want || inc.IncidentNumber != store.FormatIncidentNumber(year, want) {
-			t.Fatalf("number %s (%d), want %d", inc.IncidentNumber, inc.NumberSeq, want)
 		}
 	}
 }

@@ -248,7 +248,7 @@ func (b *alertBatch) joinEarlier(joined map[string]int) error {
 	return nil
 }
 
-// insert numbers the new incidents in one allocation, inserts them
+// insert numbers the new incidents from one counter update, inserts them
 // in one statement and queues their triage, playbook and auto-run
 // playbooks in another.
 func (b *alertBatch) insert(fresh []*Incident) error {
@@ -256,13 +256,13 @@ func (b *alertBatch) insert(fresh []*Incident) error {
 		return nil
 	}
 	year := fresh[0].NumberYear
-	seqs, err := b.s.takeIncidentSeqs(b.tx, year, len(fresh))
+	last, err := addIncidentSeqs(b.tx, year, len(fresh))
 	if err != nil {
 		return err
 	}
 	for k, inc := range fresh {
 		inc.NumberYear = year
-		inc.NumberSeq = seqs[k]
+		inc.NumberSeq = last - int64(len(fresh)-1-k)
 		inc.IncidentNumber = FormatIncidentNumber(year, inc.NumberSeq)
 	}
 	if err := b.tx.Create(fresh).Error; err != nil {
@@ -297,8 +297,8 @@ func (b *alertBatch) insert(fresh []*Incident) error {
 	return b.tx.Create(queue).Error
 }
 
-// addIncidentSeqs takes n numbers from the year's counter row (SQLite)
-// and returns the last; the row lock is held until the transaction ends.
+// addIncidentSeqs takes n numbers from the year's counter and returns the
+// last; the row lock is held until the transaction ends, as for one.
 func addIncidentSeqs(tx *gorm.DB, year, n int) (int64, error) {
 	var last int64
 	err := tx.Raw(`INSERT INTO incident_counters (year, last_seq) VALUES (?, ?)

@@ -61,9 +61,6 @@ func (s *Store) Migrate(ctx context.Context) ([]int64, error) {
 	for _, r := range results {
 		applied = append(applied, r.Source.Version)
 	}
-	if err := s.ensureIncidentSeqs(ctx); err != nil {
-		return applied, err
-	}
 	if s.dialect == DialectSQLite {
 		// Refresh planner statistics where they are stale, so filtered
 		// lists pick the composite indexes (PostgreSQL's autovacuum does

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/glebarez/sqlite"
@@ -49,9 +48,6 @@ const DefaultSQLitePath = "./data/vigil.db"
 type Store struct {
 	db      *gorm.DB
 	dialect Dialect
-	// seqYears remembers the years whose PostgreSQL number sequence
-	// exists (incident_numbers.go).
-	seqYears sync.Map
 }
 
 // Open connects to databaseURL: a postgres:// or postgresql:// URL selects
