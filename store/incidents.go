@@ -303,7 +303,7 @@ func searchPage(q *gorm.DB, order string, limit, offset int) ([]Incident, int64,
 		Incident
 		SearchTotal int64
 	}
-	err := q.Select(strings.Join(listColumns, ", ")+", count(*) OVER () AS search_total").
+	err := q.Select(strings.Join(listColumns, ", ") + ", count(*) OVER () AS search_total").
 		Order(order).Limit(limit).Offset(offset).Find(&found).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("search incidents: %w", err)
