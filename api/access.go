@@ -69,7 +69,10 @@ type routes struct {
 	s     *server
 	group *gin.RouterGroup
 	v1    *gin.RouterGroup
-	list  []Route
+	// root serves the few routes that also answer outside /api, under the
+	// access rule of their /api twin (the payload codec at /codec).
+	root *gin.RouterGroup
+	list []Route
 }
 
 func (a *routes) handle(r Route, h handlerFunc) {
@@ -85,17 +88,23 @@ func (a *routes) add(r Route, before []gin.HandlerFunc, csrf gin.HandlerFunc, h 
 	if r.Method != http.MethodGet && r.Audit == "" {
 		panic("api: state-changing route " + r.Method + " " + r.Path + " has no audit action")
 	}
-	chain := append(before, a.s.rateLimit(r.Limit))
-	if r.Audit != "" {
-		chain = append(chain, a.s.auditRequest(r.Audit))
-	}
-	chain = append(chain, a.s.requireAuth, a.s.authorize(r), csrf, a.s.wrap(h))
+	chain := a.chain(r, before, csrf, h)
 	a.group.Handle(r.Method, r.Path, chain...)
 	if a.v1 != nil {
 		a.v1.Handle(r.Method, r.Path, chain...)
 	}
 	r.Path = "/api" + r.Path
 	a.list = append(a.list, r)
+}
+
+// chain is a route's handlers in order: before, the rate limit, the audit
+// record, authentication, the access rule, csrf and the handler.
+func (a *routes) chain(r Route, before []gin.HandlerFunc, csrf gin.HandlerFunc, h handlerFunc) []gin.HandlerFunc {
+	chain := slices.Concat(before, []gin.HandlerFunc{a.s.rateLimit(r.Limit)})
+	if r.Audit != "" {
+		chain = append(chain, a.s.auditRequest(r.Audit))
+	}
+	return append(chain, a.s.requireAuth, a.s.authorize(r), csrf, a.s.wrap(h))
 }
 
 // authorize refuses callers whose role ranks below the route's or whose

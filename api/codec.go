@@ -22,19 +22,34 @@ const (
 	codecCORSHeaders = "Content-Type, X-Namespace, Authorization"
 )
 
+// CodecEndpoint is the codec endpoint to give the Temporal Web UI and CLI
+// (<vigil>/codec); the same routes also answer under /api/codec and
+// /api/v1/codec.
+const CodecEndpoint = "/codec"
+
 // registerCodec serves the payload codec to the Temporal Web UI's origin
-// and to API keys. The UI cannot send Vigil's CSRF token, so a
-// cookie-authenticated call must come from the UI's origin or Vigil's own
-// instead; the browser enforces the rest through CORS.
+// and to API keys, at /codec and under /api. The UI cannot send Vigil's
+// CSRF token, so a cookie-authenticated call must come from the UI's
+// origin or Vigil's own instead; the browser enforces the rest through
+// CORS.
 func (a *routes) registerCodec() {
 	s := a.s
 	for _, p := range []string{codecEncodePath, codecDecodePath} {
-		a.group.OPTIONS(p, s.codecCORS, s.codecPreflight)
+		for _, g := range []*gin.RouterGroup{a.root, a.group, a.v1} {
+			g.OPTIONS(p, s.codecCORS, s.codecPreflight)
+		}
 	}
-	a.add(Route{http.MethodPost, codecEncodePath, store.RoleAnalyst, ScopeWrite, LimitRead, "codec.encode"},
-		[]gin.HandlerFunc{s.codecCORS}, s.checkCodecOrigin, s.codecEncode)
-	a.add(Route{http.MethodPost, codecDecodePath, store.RoleAnalyst, ScopeRead, LimitRead, "codec.decode"},
-		[]gin.HandlerFunc{s.codecCORS}, s.checkCodecOrigin, s.codecDecode)
+	before := []gin.HandlerFunc{s.codecCORS}
+	for _, c := range []struct {
+		route Route
+		h     handlerFunc
+	}{
+		{Route{http.MethodPost, codecEncodePath, store.RoleAnalyst, ScopeWrite, LimitRead, "codec.encode"}, s.codecEncode},
+		{Route{http.MethodPost, codecDecodePath, store.RoleAnalyst, ScopeRead, LimitRead, "codec.decode"}, s.codecDecode},
+	} {
+		a.add(c.route, before, s.checkCodecOrigin, c.h)
+		a.root.Handle(c.route.Method, c.route.Path, a.chain(c.route, before, s.checkCodecOrigin, c.h)...)
+	}
 }
 
 func (s *server) codecOriginAllowed(origin string) bool {

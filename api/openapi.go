@@ -22,7 +22,8 @@ func Documented(path string) bool {
 	case "/live", "/ready", "/metrics", "/login", "/logout":
 		return true
 	}
-	return strings.HasPrefix(path, "/api/") || path == "/health" || strings.HasPrefix(path, "/health/")
+	return strings.HasPrefix(path, "/api/") || path == "/health" || strings.HasPrefix(path, "/health/") ||
+		strings.HasPrefix(path, CodecEndpoint+"/")
 }
 
 // openAPIDoc builds the document once, on first request, from the routes
@@ -72,7 +73,7 @@ func (rt *Router) OpenAPI(version string) map[string]any {
 		if paths[p] == nil {
 			paths[p] = map[string]any{}
 		}
-		unversioned := unversionedPath(r.Path)
+		unversioned := canonicalPath(r.Path)
 		rule, hasRule := access[r.Method+" "+r.Path]
 		if !hasRule {
 			rule, hasRule = access[r.Method+" "+unversioned]
@@ -112,10 +113,14 @@ func OpenAPIPathOf(path string) string {
 	return strings.Join(parts, "/")
 }
 
-// unversionedPath maps an /api/v1 alias to the /api route it serves.
-func unversionedPath(path string) string {
+// canonicalPath maps an alias (/api/v1/..., or the codec at /codec/...)
+// to the /api route it serves.
+func canonicalPath(path string) string {
 	if rest, ok := strings.CutPrefix(path, "/api/v1/"); ok {
 		return "/api/" + rest
+	}
+	if strings.HasPrefix(path, CodecEndpoint+"/") {
+		return "/api" + path
 	}
 	return path
 }
@@ -244,16 +249,21 @@ func pathParams(path string) []any {
 }
 
 // operationID is unique per method and path: GET /api/v1/incidents/:id →
-// get_v1_incidents_id.
+// get_v1_incidents_id; a path outside /api is marked as such, since some
+// have an /api twin: GET /metrics → get_root_metrics beside GET
+// /api/metrics → get_metrics.
 func operationID(method, path string) string {
-	p := strings.TrimPrefix(path, "/api")
+	p, underAPI := strings.CutPrefix(path, "/api")
+	if !underAPI {
+		p = "/root" + p
+	}
 	p = strings.NewReplacer("/:", "_", "/*", "_", "/", "_", "-", "_", ".", "_").Replace(p)
 	return strings.ToLower(method) + strings.TrimRight(p, "_")
 }
 
 // tagOf groups operations by their first path segment after /api(/v1).
 func tagOf(path string) string {
-	p := strings.TrimPrefix(unversionedPath(path), "/api/")
+	p := strings.TrimPrefix(canonicalPath(path), "/api/")
 	p = strings.TrimPrefix(p, "/")
 	if i := strings.IndexByte(p, '/'); i >= 0 {
 		p = p[:i]

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gin-gonic/gin"
+	"go.temporal.io/sdk/converter"
 )
 
 // TestOpenAPIDocumentsEveryRoute checks the document against the engine in
@@ -80,5 +81,42 @@ func TestOpenAPIOperationsCarryAccessAndTypes(t *testing.T) {
 	}
 	if _, ok := paths["/api/incidents"]["post"].(map[string]any)["responses"].(map[string]any)["default"]; !ok {
 		t.Error("no error response")
+	}
+}
+
+// TestCodecAnswersAtRootAndUnderAPI checks that with a payload codec the
+// codec routes are registered and documented at /codec (the endpoint the
+// Temporal UI is given) and under /api and /api/v1, each under the same
+// access rule, and that every operation keeps a distinct operationId.
+func TestCodecAnswersAtRootAndUnderAPI(t *testing.T) {
+	rt := NewRouter(Options{PayloadCodec: converter.NewZlibCodec(converter.ZlibCodecOptions{})})
+	paths := rt.OpenAPI("test")["paths"].(map[string]map[string]any)
+	for _, prefix := range []string{"", "/api", "/api/v1"} {
+		for _, p := range []string{codecEncodePath, codecDecodePath} {
+			path := prefix + p
+			registered := slices.ContainsFunc(rt.Routes(), func(r gin.RouteInfo) bool {
+				return r.Method == "POST" && r.Path == path
+			}) && slices.ContainsFunc(rt.Routes(), func(r gin.RouteInfo) bool {
+				return r.Method == "OPTIONS" && r.Path == path
+			})
+			if !registered {
+				t.Errorf("POST and OPTIONS %s are not both registered", path)
+				continue
+			}
+			op, _ := paths[path]["post"].(map[string]any)
+			if op == nil || op["x-vigil-min-role"] != "analyst" {
+				t.Errorf("POST %s documented as %v", path, op)
+			}
+		}
+	}
+	ids := map[string]string{}
+	for p, ops := range paths {
+		for m, op := range ops {
+			id := op.(map[string]any)["operationId"].(string)
+			if other, dup := ids[id]; dup {
+				t.Errorf("operationId %s names both %s and %s %s", id, other, m, p)
+			}
+			ids[id] = m + " " + p
+		}
 	}
 }

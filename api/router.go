@@ -77,8 +77,9 @@ type Options struct {
 	Registerer prometheus.Registerer
 	// Gatherer serves /metrics; nil means the private registry.
 	Gatherer prometheus.Gatherer
-	// PayloadCodec encrypts Temporal payloads; when set, /api/codec/encode
-	// and /api/codec/decode serve it to the Temporal Web UI.
+	// PayloadCodec encrypts Temporal payloads; when set, /codec/encode
+	// and /codec/decode (also under /api and /api/v1) serve it to the
+	// Temporal Web UI.
 	PayloadCodec converter.PayloadCodec
 	// RateLimitStore holds the rate limit counters; nil keeps them in this
 	// process. A shared store (Redis) makes the limits hold across every
@@ -178,7 +179,7 @@ func NewRouter(opts Options) *Router {
 	r.POST("/logout", s.identify, s.auditRequest("auth.logout"), s.checkCSRF, s.wrap(s.logout))
 
 	// Every /api route answers under /api/v1 too (SPEC "Versioning").
-	a := &routes{s: s, group: r.Group("/api", s.identify), v1: r.Group("/api/v1", s.identify)}
+	a := &routes{s: s, group: r.Group("/api", s.identify), v1: r.Group("/api/v1", s.identify), root: r.Group("", s.identify)}
 	const (
 		viewer, analyst, manager, admin = store.RoleViewer, store.RoleAnalyst, store.RoleManager, store.RoleAdmin
 		get, post, put, del             = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete

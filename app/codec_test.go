@@ -121,7 +121,8 @@ func TestPayloadsEncryptedInHistory(t *testing.T) {
 	session := analystSession(t, srv)
 	ui := map[string]string{"Authorization": "", "Cookie": session, "Origin": "http://127.0.0.1:8233",
 		"X-Namespace": "default", "Content-Type": "application/json"}
-	status, hdr, data := srv.do(t, http.MethodPost, "/api/codec/decode", string(body), ui)
+	// The UI is given <vigil>/codec as its endpoint.
+	status, hdr, data := srv.do(t, http.MethodPost, "/codec/decode", string(body), ui)
 	if status != http.StatusOK {
 		t.Fatalf("decode from the UI: %d %s", status, data)
 	}
@@ -144,30 +145,31 @@ func TestPayloadsEncryptedInHistory(t *testing.T) {
 	}
 
 	// The UI's preflight, other origins and anonymous callers.
-	status, hdr, _ = srv.do(t, http.MethodOptions, "/api/codec/decode", "", map[string]string{"Authorization": "",
+	status, hdr, _ = srv.do(t, http.MethodOptions, "/codec/decode", "", map[string]string{"Authorization": "",
 		"Origin": "http://127.0.0.1:8233", "Access-Control-Request-Method": "POST",
 		"Access-Control-Request-Headers": "content-type,x-namespace"})
 	if status != http.StatusNoContent || !strings.Contains(hdr.Get("Access-Control-Allow-Headers"), "X-Namespace") {
 		t.Fatalf("preflight: %d %v", status, hdr)
 	}
 	evil := map[string]string{"Authorization": "", "Cookie": session, "Origin": "https://evil.example"}
-	if status, hdr, _ = srv.do(t, http.MethodPost, "/api/codec/decode", string(body), evil); status != http.StatusForbidden || hdr.Get("Access-Control-Allow-Origin") != "" {
+	if status, hdr, _ = srv.do(t, http.MethodPost, "/codec/decode", string(body), evil); status != http.StatusForbidden || hdr.Get("Access-Control-Allow-Origin") != "" {
 		t.Fatalf("decode from another origin with the session: %d %v", status, hdr)
 	}
-	if status, _, _ = srv.do(t, http.MethodPost, "/api/codec/decode", string(body), map[string]string{"Authorization": ""}); status != http.StatusUnauthorized {
+	if status, _, _ = srv.do(t, http.MethodPost, "/codec/decode", string(body), map[string]string{"Authorization": ""}); status != http.StatusUnauthorized {
 		t.Fatalf("anonymous decode: %d", status)
 	}
-	// An API key decodes too (the CLI's --codec-endpoint with --codec-auth).
+	// An API key decodes too (the CLI's --codec-endpoint with --codec-auth),
+	// and the routes answer under /api as well.
 	if status, _, data = srv.do(t, http.MethodPost, "/api/codec/decode", string(body), nil); status != http.StatusOK {
 		t.Fatalf("decode with a key: %d %s", status, data)
 	}
 	// Encode, then decode, gives the input back.
 	in := `{"payloads":[{"metadata":{"encoding":"anNvbi9wbGFpbg=="},"data":"InNlY3JldCI="}]}`
-	_, _, enc := srv.do(t, http.MethodPost, "/api/codec/encode", in, nil)
+	_, _, enc := srv.do(t, http.MethodPost, "/api/v1/codec/encode", in, nil)
 	if strings.Contains(string(enc), "InNlY3JldCI=") {
 		t.Fatalf("encode returned the plaintext: %s", enc)
 	}
-	_, _, dec := srv.do(t, http.MethodPost, "/api/codec/decode", string(enc), nil)
+	_, _, dec := srv.do(t, http.MethodPost, "/codec/decode", string(enc), nil)
 	var back struct {
 		Payloads []struct{ Data string } `json:"payloads"`
 	}

@@ -21,7 +21,7 @@ done
 # The Web UI decodes encrypted payloads through Vigil's codec routes; it
 # sends the signed-in Vigil session along once "Include cross-origin
 # credentials" is ticked in its Codec Server settings (see README).
-codec_endpoint="http://$http_addr/api/codec"
+codec_endpoint="http://$http_addr/codec"
 
 temporal_pid=""
 vigil_pid=""

@@ -51,3 +51,56 @@ func TestDeepPagesMatchOneLongPage(t *testing.T) {
 		}
 	}
 }
+
+// Equality filters read their page from the index the filtered columns
+// lead; the rows and their order must be those of the whole list filtered.
+func TestEqualityFiltersKeepCreationOrder(t *testing.T) {
+	st := testenv.OpenStore(t)
+	ctx := context.Background()
+	sevs := []string{"low", "critical", "medium", "high"}
+	types := []string{"phishing", "malware", "phishing"}
+	statuses := []string{store.StatusOpen, store.StatusTriaged, store.StatusResolved, store.StatusResolved, store.StatusOpen}
+	for i := range 30 {
+		in := newIncident(sevs[i%len(sevs)])
+		in.IncidentType = types[i%len(types)]
+		inc, err := st.CreateIncident(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.UpdateIncident(ctx, inc.ID, store.IncidentUpdate{Status: &statuses[i%len(statuses)]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, sort := range []string{"", "-created_at", "created_at"} {
+		all, _, err := st.ListIncidents(ctx, store.IncidentFilter{Sort: sort, Page: 1, PerPage: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []store.IncidentFilter{
+			{Status: store.StatusResolved}, {Severity: "high"}, {Type: "malware"},
+			{Status: store.StatusOpen, Severity: "low"}, {Status: store.StatusResolved, Type: "phishing"},
+		} {
+			var want []string
+			for _, r := range all {
+				if (f.Status == "" || r.Status == f.Status) && (f.Severity == "" || r.Severity == f.Severity) &&
+					(f.Type == "" || r.IncidentType == f.Type) {
+					want = append(want, r.ID)
+				}
+			}
+			var got []string
+			for p := 1; p <= 10; p++ {
+				f.Sort, f.Page, f.PerPage = sort, p, 3
+				rows, total, err := st.ListIncidents(ctx, f)
+				if err != nil || int(total) != len(want) {
+					t.Fatalf("%+v: total %d, want %d (%v)", f, total, len(want), err)
+				}
+				for _, r := range rows {
+					got = append(got, r.ID)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%+v: %v, want %v", f, got, want)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/vigil-soc/vigil/internal/testenv"
@@ -55,5 +56,25 @@ func TestIncidentSearchMatchesNumberPrefixAndTitle(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A search counts its matches with its page; a page past the last match is
+// empty and still carries the total.
+func TestIncidentSearchTotalOnEveryPage(t *testing.T) {
+	ctx := context.Background()
+	st := testenv.OpenStore(t)
+	for i := range 5 {
+		in := newIncident("low")
+		in.Title = "beaconing host " + strconv.Itoa(i)
+		if _, err := st.CreateIncident(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ page, rows int }{{1, 2}, {3, 1}, {4, 0}} {
+		rows, total, err := st.ListIncidents(ctx, store.IncidentFilter{Search: "beaconing", Page: tc.page, PerPage: 2})
+		if err != nil || len(rows) != tc.rows || total != 5 {
+			t.Fatalf("page %d: %d rows, total %d (%v); want %d rows, total 5", tc.page, len(rows), total, err, tc.rows)
+		}
 	}
 }

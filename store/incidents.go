@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -185,14 +186,13 @@ var listColumns = []string{
 func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident, int64, error) {
 	// A new session per query: GORM statements are not reusable after Count.
 	q := s.db.WithContext(ctx).Model(&Incident{}).Session(&gormSession)
-	if f.Status != "" {
-		q = q.Where("status = ?", f.Status)
-	}
-	if f.Severity != "" {
-		q = q.Where("severity = ?", f.Severity)
-	}
-	if f.Type != "" {
-		q = q.Where("incident_type = ?", f.Type)
+	pinned := pinnedColumns(f)
+	for _, eq := range equalityFilters(f) {
+		if pinned != nil {
+			q = q.Where(eq.column+" BETWEEN ? AND ?", eq.value, eq.value)
+		} else {
+			q = q.Where(eq.column+" = ?", eq.value)
+		}
 	}
 	if f.CreatedAfter != nil {
 		q = q.Where("created_at > ?", f.CreatedAfter.UTC())
@@ -200,20 +200,23 @@ func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident
 	if f.CreatedBefore != nil {
 		q = q.Where("created_at < ?", f.CreatedBefore.UTC())
 	}
+	order, err := incidentOrder(f.Sort)
+	if err != nil {
+		return nil, 0, err
+	}
+	if pinned != nil {
+		order = pinnedOrder(pinned, order)
+	}
+	offset := (f.Page - 1) * f.PerPage
 	if f.Search != "" {
-		q = s.searchIncidents(q, f.Search)
+		return searchPage(s.searchIncidents(q, f.Search), order, f.PerPage, offset)
 	}
 	total, err := s.countIncidents(ctx, q, f)
 	if err != nil {
 		return nil, 0, err
 	}
-	order, err := incidentOrder(f.Sort)
-	if err != nil {
-		return nil, 0, err
-	}
 	var rows []Incident
-	offset := (f.Page - 1) * f.PerPage
-	if offset == 0 || f.Search != "" {
+	if offset == 0 {
 		err = q.Select(listColumns).Order(order).Limit(f.PerPage).Offset(offset).Find(&rows).Error
 	} else {
 		// A deeper page finds its keys first, from the index that matches
@@ -229,12 +232,105 @@ func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident
 	return rows, total, nil
 }
 
+// equalityFilter is one column a list filter fixes to a value.
+type equalityFilter struct{ column, value string }
+
+// equalityFilters lists the list's equality filters in index column order.
+func equalityFilters(f IncidentFilter) []equalityFilter {
+	var out []equalityFilter
+	for _, eq := range []equalityFilter{{"status", f.Status}, {"severity", f.Severity}, {"incident_type", f.Type}} {
+		if eq.value != "" {
+			out = append(out, eq)
+		}
+	}
+	return out
+}
+
+// createdIndexPrefixes are the equality columns that lead an index ending
+// in (created_at, id).
+var createdIndexPrefixes = [][]string{{"status"}, {"severity"}, {"incident_type"}, {"status", "severity"}}
+
+// pinnedColumns returns the equality-filtered columns when a page in
+// creation order is best read from the index they lead, else nil.
+//
+// With col = v, the planner treats the column as a constant and may walk
+// the created_at index instead, filtering as it goes; it assumes the
+// matching rows are spread evenly over time. They are not (the newest
+// incidents are open, the resolved ones old), so the first resolved
+// incident lies behind tens of thousands of newer ones. Written as the
+// equivalent col BETWEEN v AND v with the column leading the ORDER BY,
+// only the index the columns lead returns rows in that order, and the
+// page is a range read of it.
+func pinnedColumns(f IncidentFilter) []string {
+	if f.CreatedAfter != nil || f.CreatedBefore != nil || f.Search != "" {
+		return nil
+	}
+	if sort := strings.TrimPrefix(f.Sort, "-"); sort != "" && sort != "created_at" {
+		return nil
+	}
+	var cols []string
+	for _, eq := range equalityFilters(f) {
+		cols = append(cols, eq.column)
+	}
+	for _, prefix := range createdIndexPrefixes {
+		if slices.Equal(prefix, cols) {
+			return cols
+		}
+	}
+	return nil
+}
+
+// pinnedOrder puts the pinned columns, each holding one value, ahead of a
+// creation-order ORDER BY in its direction; the rows' order is unchanged.
+func pinnedOrder(cols []string, order string) string {
+	dir := "ASC"
+	if strings.HasSuffix(order, "DESC") {
+		dir = "DESC"
+	}
+	var b strings.Builder
+	for _, c := range cols {
+		b.WriteString(c + " " + dir + ", ")
+	}
+	return b.String() + order
+}
+
+// searchPage answers a search's page and its total in one statement, so
+// the search runs once: count(*) OVER () counts the matches before the
+// page is cut. Only a page past the last match counts them separately.
+func searchPage(q *gorm.DB, order string, limit, offset int) ([]Incident, int64, error) {
+	q = q.Session(&gormSession)
+	var found []struct {
+		Incident
+		SearchTotal int64
+	}
+	err := q.Select(strings.Join(listColumns, ", ") + ", count(*) OVER () AS search_total").
+		Order(order).Limit(limit).Offset(offset).Find(&found).Error
+	if err != nil {
+		return nil, 0, fmt.Errorf("search incidents: %w", err)
+	}
+	if len(found) == 0 {
+		var total int64
+		if offset > 0 {
+			if err := q.Count(&total).Error; err != nil {
+				return nil, 0, fmt.Errorf("count incidents: %w", err)
+			}
+		}
+		return []Incident{}, total, nil
+	}
+	rows := make([]Incident, len(found))
+	for i, r := range found {
+		rows[i] = r.Incident
+	}
+	return rows, found[0].SearchTotal, nil
+}
+
 // countIncidents answers a list's total. Without a time range it sums the
 // trigger-maintained incident_counts rows, so the total costs the same at a
 // million incidents as at ten; with one it counts the index range.
+// Searches count with their page (searchPage).
 func (s *Store) countIncidents(ctx context.Context, q *gorm.DB, f IncidentFilter) (int64, error) {
 	var total int64
-	if f.CreatedAfter != nil || f.CreatedBefore != nil || f.Search != "" {
+	if f.CreatedAfter != nil || f.CreatedBefore != nil {
 		if err := q.Count(&total).Error; err != nil {
 			return 0, fmt.Errorf("count incidents: %w", err)
 		}
