@@ -27,10 +27,10 @@ func samplePackage(version string) []byte {
 			map[string]any{"type": "knowledge", "title": "Ransomware runbook", "content": "# Ransomware\n\nIsolate first.",
 				"tags": []string{"runbook"}, "incident_types": []string{"malware"}},
 			map[string]any{"type": "query", "name": "team-odd-logons", "title": "Odd logons", "query_type": "sql",
-				"query": "SELECT user_name FROM auth_events WHERE ts >= :from AND ts < :to AND hour > :late",
+				"query":    "SELECT user_name FROM auth_events WHERE ts >= :from AND ts < :to AND hour > :late",
 				"category": "initial_access", "severity": "medium", "expected_baseline": 2,
 				"parameters": []any{map[string]any{"name": "late", "type": "int", "default": 22}},
-				"templates": map[string]string{"siem_search": "search index=auth hour>$late$"}, "mitre_techniques": []string{"T1078"},
+				"templates":  map[string]string{"siem_search": "search index=auth hour>$late$"}, "mitre_techniques": []string{"T1078"},
 				"key_fields": []string{"user_name"}},
 		},
 	}
