@@ -284,9 +284,12 @@ func TestBuiltinPackageInstallsAdoptsAndCannotBeReplaced(t *testing.T) {
 	}
 	// An import naming a built-in playbook is skipped even with overwrite.
 	pkg := []byte(`{"manifest":{"name":"x","version":"1.0.0","author":"a","description":"d"},"contents":[
-	 {"type":"playbook","name":"Phishing triage","data":{"name":"Phishing triage","steps":[{"name":"s","action":"notify_slack","parameters":{"message":"x"}}]}},
+	 {"type":"playbook","name":"Phishing triage","data":{"name":"Phishing triage","steps":[{"name":"s","action":"block_sender","parameters":{"sender":"bad@example.com","reason":"r"}}]}},
 	 {"type":"query","name":"ca-password-spray","query_type":"sql","query":"SELECT 1"}]}`)
 	res2 := install(t, st, pkg, content.ConflictOverwrite)
+	if len(res2.Items) != 2 || len(res2.Errors) != 0 {
+		t.Fatalf("import over built-ins: %+v", res2)
+	}
 	for _, o := range res2.Items {
 		if o.Action != content.ActionSkipped {
 			t.Errorf("%s %s: %s, want skipped", o.Type, o.Name, o.Action)
