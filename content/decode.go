@@ -102,16 +102,16 @@ func fieldOf(m *Manifest, k string) any {
 func decodeItem(raw json.RawMessage, i int, it *Item, ps *problems) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		ps.add(i, "", "must be an object")
+		ps.unreadable(i, "", "must be an object")
 		return
 	}
 	if err := json.Unmarshal(fields["type"], &it.Type); err != nil || it.Type == "" {
-		ps.add(i, "type", "is required: one of playbook, hunt, knowledge, query")
+		ps.unreadable(i, "type", "is required: one of playbook, hunt, knowledge, query")
 		return
 	}
 	allowed, ok := allowedFields[it.Type]
 	if !ok {
-		ps.add(i, "type", "unknown item type %q; use playbook, hunt, knowledge or query", it.Type)
+		ps.unreadable(i, "type", "unknown item type %q; use playbook, hunt, knowledge or query", it.Type)
 		return
 	}
 	for _, k := range sortedKeys(fields) {
@@ -120,7 +120,7 @@ func decodeItem(raw json.RawMessage, i int, it *Item, ps *problems) {
 		}
 	}
 	if err := json.Unmarshal(raw, it); err != nil {
-		ps.add(i, "", "%s", describeJSON(err))
+		ps.unreadable(i, "", "%s", describeJSON(err))
 	}
 }
 

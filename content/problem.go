@@ -54,6 +54,17 @@ type problems struct {
 	list []Problem
 	// bad marks items that must not be installed.
 	bad map[int]bool
+	// unread marks items that could not be decoded, so checking them
+	// further would only repeat the same mistake.
+	unread map[int]bool
+}
+
+func (ps *problems) unreadable(index int, field, format string, args ...any) {
+	ps.add(index, field, format, args...)
+	if ps.unread == nil {
+		ps.unread = map[int]bool{}
+	}
+	ps.unread[index] = true
 }
 
 func (ps *problems) add(index int, field, format string, args ...any) {

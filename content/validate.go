@@ -34,6 +34,8 @@ type Options struct {
 	// Sources locate each item in the files it was built from, by index;
 	// nil for a package that arrived as JSON.
 	Sources []Source
+	// Manifest locates the manifest's fields, for a package folder.
+	Manifest *Source
 }
 
 // Source says where an item came from in a package folder.
@@ -180,7 +182,7 @@ func (v *validator) items() {
 	}
 	seen := map[string]int{}
 	for i := range v.p.Contents {
-		if v.ps.bad[i] {
+		if v.ps.unread[i] {
 			continue
 		}
 		it := v.p.Contents[i]
@@ -218,6 +220,8 @@ func (v *validator) item(i int, it Item) (Ready, bool) {
 		return Ready{}, false
 	}
 	r := Ready{Index: i}
+	// Mistakes found while decoding (unknown fields) are already noted;
+	// the checks below still run so one report names them all.
 	switch it.Type {
 	case TypePlaybook:
 		r.Playbook, it.Data = v.playbookItem(i, it)
@@ -307,10 +311,15 @@ func (v *validator) tags(i int, field string, tags []string) {
 func (v *validator) locate(list []Problem) {
 	for k := range list {
 		p := &list[k]
-		if p.Index == nil || *p.Index >= len(v.opts.Sources) {
+		var src Source
+		switch {
+		case p.Index == nil && v.opts.Manifest != nil:
+			src = *v.opts.Manifest
+		case p.Index != nil && *p.Index < len(v.opts.Sources):
+			src = v.opts.Sources[*p.Index]
+		default:
 			continue
 		}
-		src := v.opts.Sources[*p.Index]
 		p.File = src.File
 		if p.Line == 0 && src.Line != nil {
 			p.Line = src.Line(p.Field)
