@@ -142,7 +142,9 @@ func folderItem(itemType, path string, text []byte) (map[string]any, Source, *Pr
 	case TypePlaybook:
 		src.Playbook = text
 		item["name"], item["data"] = fields["name"], fields
-		src.Line = func(field string) int { return lineOf(lines, strings.TrimPrefix(strings.TrimPrefix(field, "data"), ".")) }
+		src.Line = func(field string) int {
+			return lineOf(lines, strings.TrimPrefix(strings.TrimPrefix(field, "data"), "."))
+		}
 	case TypeHunt:
 		item["name"] = fields["name"]
 		delete(fields, "name")
