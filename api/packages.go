@@ -53,7 +53,9 @@ func registerPackages(a *routes, s *server) {
 
 // bodyLimitFor is the body limit of a route: larger for whole packages.
 func (s *server) bodyLimitFor(fullPath string) int64 {
-	if strings.HasPrefix(fullPath, "/api/v1/packages/") && s.opts.MaxBodyBytes < packageBodyLimit {
+	// The dashboard's import forms post whole packages too.
+	isPackage := strings.HasPrefix(fullPath, "/api/v1/packages/") || fullPath == "/packages/preview" || fullPath == "/packages/import"
+	if isPackage && s.opts.MaxBodyBytes < packageBodyLimit {
 		return packageBodyLimit
 	}
 	return s.opts.MaxBodyBytes

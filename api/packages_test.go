@@ -215,7 +215,7 @@ func TestKnowledgeBaseOverHTTP(t *testing.T) {
 	analyst, viewer, senior := roleKey(t, h.store, store.RoleAnalyst), roleKey(t, h.store, store.RoleViewer), roleKey(t, h.store, store.RoleSenior)
 	expectStatus(t, callURL(t, h.url, http.MethodPost, "/api/v1/knowledge", viewer, map[string]any{"title": "x"}), http.StatusForbidden)
 	r := callURL(t, h.url, http.MethodPost, "/api/v1/knowledge", analyst, map[string]any{"title": "Credential stuffing",
-		"content": "Block the **source** addresses.\n\n<img src=x onerror=alert(1)> [x](javascript:alert(1))",
+		"content":        "Block the **source** addresses.\n\n<img src=x onerror=alert(1)> [x](javascript:alert(1))",
 		"incident_types": []string{"suspicious_login"}})
 	expectStatus(t, r, http.StatusCreated)
 	id := r.data()["id"].(string)
