@@ -31,6 +31,13 @@ func TestPackagesAndKnowledgeInBrowser(t *testing.T) {
 	if got := u.textOf("#article-body h1"); got != "Phishing runbook" {
 		t.Fatalf("rendered article heading %q", got)
 	}
+	// An incident's page links the runbooks for its type.
+	inc := srv.api(t, http.MethodPost, "/api/incidents", map[string]any{"severity": "low",
+		"incident_type": "phishing", "source": "e2e"}, http.StatusCreated)
+	u.open("/incidents/" + inc["id"].(string))
+	if got := u.textOf("#runbooks"); !strings.Contains(got, "Phishing runbook") {
+		t.Fatalf("incident runbooks: %q", got)
+	}
 
 	pkg, _ := json.Marshal(map[string]any{
 		"manifest": map[string]any{"name": "browser-team", "version": "1.0.0", "description": "d", "author": "blue"},

@@ -185,3 +185,19 @@ func (d *Dashboard) createArticle(c *gin.Context, _ *view) (string, error) {
 	}
 	return "/knowledge/" + url.PathEscape(out.ID) + "?done=knowledge_saved", nil
 }
+
+// runbooksFor lists the knowledge base articles for an incident type; a
+// failed read leaves the incident page without them rather than failing.
+func (d *Dashboard) runbooksFor(c *gin.Context, incidentType string) []map[string]any {
+	if incidentType == "" {
+		return nil
+	}
+	var page struct {
+		Data []map[string]any `json:"data"`
+	}
+	q := url.Values{"incident_type": {incidentType}, "per_page": {"20"}}
+	if err := d.api.callRaw(c.Request, http.MethodGet, "/api/v1/knowledge"+query(q), &page); err != nil {
+		return nil
+	}
+	return page.Data
+}
