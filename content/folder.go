@@ -214,6 +214,12 @@ func yamlValue(text []byte, path string) (any, *yaml.Node, *Problem) {
 		}
 		return nil, nil, yamlProblem(path, err)
 	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		// A second document is almost always two files pasted together;
+		// reading only the first would hide the second.
+		return nil, nil, &Problem{File: path, Line: extra.Line, Message: "only one YAML document is allowed per file"}
+	}
 	if len(doc.Content) == 0 {
 		return nil, nil, &Problem{File: path, Line: 1, Message: "file is empty"}
 	}
