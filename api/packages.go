@@ -91,7 +91,7 @@ func (s *server) validationOptions(ctx context.Context) (content.Options, error)
 			return opts, err
 		}
 		opts.RequireSignature = pol.RequireSignature
-		for _, k := range pol.TrustedKeys {
+		for _, k := range pol.Keys() {
 			opts.TrustedKeys = append(opts.TrustedKeys, content.TrustedKey{Name: k.Name, PublicKey: k.PublicKey})
 		}
 	}

@@ -184,10 +184,10 @@ func TestPackageSignaturePolicyFromSettings(t *testing.T) {
 	manager := roleKey(t, h.store, store.RoleManager)
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 	policy := map[string]any{"require_signature": true,
-		"trusted_keys": []any{map[string]any{"name": "blue", "public_key": base64.StdEncoding.EncodeToString(pub)}}}
+		"trusted_keys": []string{"blue=" + base64.StdEncoding.EncodeToString(pub)}}
 	expectStatus(t, callURL(t, h.url, http.MethodPut, "/api/settings/packages", h.adminKey, policy), http.StatusOK)
 	expectStatus(t, callURL(t, h.url, http.MethodPut, "/api/settings/packages", h.adminKey,
-		map[string]any{"require_signature": true, "trusted_keys": []any{map[string]any{"name": "x", "public_key": "short"}}}), http.StatusUnprocessableEntity)
+		map[string]any{"require_signature": true, "trusted_keys": []string{"x=short"}}), http.StatusUnprocessableEntity)
 
 	raw, _ := json.Marshal(teamPackage("signed", "1.0.0"))
 	p, _, err := content.Check(raw, content.Options{})

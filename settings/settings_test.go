@@ -131,11 +131,11 @@ func TestPutRoundTrip(t *testing.T) {
 	}
 
 	key := base64.StdEncoding.EncodeToString(make([]byte, ed25519.PublicKeySize))
-	mustPut(t, svc, settings.KeyPackages, `{"require_signature":true,"trusted_keys":[{"name":"blue","public_key":"`+key+`"}]}`)
-	if p, err := svc.Packages(ctx); err != nil || !p.RequireSignature || len(p.TrustedKeys) != 1 || p.TrustedKeys[0].Name != "blue" {
+	mustPut(t, svc, settings.KeyPackages, `{"require_signature":true,"trusted_keys":["blue=`+key+`"]}`)
+	if p, err := svc.Packages(ctx); err != nil || !p.RequireSignature || len(p.Keys()) != 1 || p.Keys()[0].Name != "blue" || p.Keys()[0].PublicKey != key {
 		t.Fatalf("Packages() = %+v, %v", p, err)
 	}
-	for _, bad := range []string{`{"require_signature":true}`, `{"trusted_keys":[{"name":"x","public_key":"abc"}]}`, `{"trusted_keys":[{"name":"","public_key":"` + key + `"}]}`} {
+	for _, bad := range []string{`{"require_signature":true}`, `{"trusted_keys":["x=abc"]}`, `{"trusted_keys":["=` + key + `"]}`, `{"trusted_keys":["` + key + `"]}`} {
 		if _, err := svc.Put(ctx, settings.KeyPackages, []byte(bad), "alice"); err == nil {
 			t.Fatalf("packages setting %s was accepted", bad)
 		}

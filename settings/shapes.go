@@ -164,7 +164,7 @@ func newShape(key string) (shape, bool) {
 	case KeyOutbound:
 		return &Outbound{AllowHosts: []string{}}, true
 	case KeyPackages:
-		return &Packages{TrustedKeys: []PublisherKey{}}, true
+		return &Packages{TrustedKeys: []string{}}, true
 	}
 	return nil, false
 }
