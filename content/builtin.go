@@ -56,6 +56,10 @@ func Builtin() *Package {
 // EnsureBuiltin installs the built-in package when it is missing or older
 // than this build's. Built-in items changed here are left as they are.
 func EnsureBuiltin(ctx context.Context, st *store.Store, serviceVersion string) (*Result, error) {
+	return ensureBuiltin(ctx, st, serviceVersion, 3)
+}
+
+func ensureBuiltin(ctx context.Context, st *store.Store, serviceVersion string, attempts int) (*Result, error) {
 	cur, err := st.GetPackage(ctx, BuiltinName)
 	switch {
 	case err == nil && !NewerThan(BuiltinVersion, cur.Version):
@@ -69,6 +73,12 @@ func EnsureBuiltin(ctx context.Context, st *store.Store, serviceVersion string) 
 		return nil, fmt.Errorf("built-in content does not validate: %v", rep.Errors)
 	}
 	res, err := Install(ctx, st, p, rep, InstallOptions{Conflict: ConflictSkip, By: "system", Builtin: true})
+	if errors.Is(err, store.ErrConflict) && attempts > 1 {
+		// Another process starting at the same moment installed the same
+		// items first; this transaction rolled back, and a second pass
+		// finds the package in place (or adopts what it wrote).
+		return ensureBuiltin(ctx, st, serviceVersion, attempts-1)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("install built-in content: %w", err)
 	}
