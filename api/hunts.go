@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
+	"github.com/vigil-soc/vigil/content"
 	"github.com/vigil-soc/vigil/hunt"
 	"github.com/vigil-soc/vigil/hunt/huntflow"
 	"github.com/vigil-soc/vigil/hunt/library"
@@ -107,13 +108,13 @@ func (s *server) huntFromRequest(ctx context.Context, req huntRequest, h *store.
 	h.MitreTechniques, h.DataSources, h.Tags = store.NewJSON(req.MitreTechniques), store.NewJSON(req.DataSources), store.NewJSON(req.Tags)
 	h.Enabled = req.Enabled == nil || *req.Enabled
 	if len(bad) == 0 {
-		_, err := hunt.Plan(h, func(name string) string {
+		_, err := hunt.PlanWith(h, func(name string) string {
 			d, err := s.store.GetDataSource(ctx, name)
 			if err != nil {
 				return ""
 			}
 			return d.Kind
-		})
+		}, content.QueryLookup(ctx, s.store))
 		var fe *hunt.FieldError
 		if errors.As(err, &fe) {
 			bad[fe.Field] = fe.Message
@@ -228,7 +229,15 @@ func (s *server) deleteHunt(c *gin.Context) (reply, error) {
 	return noContent(), nil
 }
 
-func (s *server) huntLibrary(*gin.Context) (reply, error) { return ok(library.All()), nil }
+// huntLibrary answers the built-in library followed by the queries
+// content packages installed, each marked with its package.
+func (s *server) huntLibrary(c *gin.Context) (reply, error) {
+	extra, err := content.PackageLibrary(c, s.store)
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(append(content.BuiltinLibrary(), extra...)), nil
+}
 
 // executeHunt starts a one-off run of any executable hunt (its own
 // workflow, trigger manual, whatever the hunt's type) and waits a bounded

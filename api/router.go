@@ -290,6 +290,7 @@ func NewRouter(opts Options) *Router {
 	}
 
 	registerHunts(a, s)
+	registerPackages(a, s)
 	rt := &Router{Engine: r, Access: a.list, ConnState: s.metrics.connState}
 	doc := &openAPIDoc{}
 	r.GET(OpenAPIPath, doc.handler(rt, opts.Version))
@@ -300,11 +301,12 @@ func NewRouter(opts Options) *Router {
 // limitBody caps every request body; reading past the cap fails with
 // http.MaxBytesError, answered as 413.
 func (s *server) limitBody(c *gin.Context) {
-	if c.Request.ContentLength > s.opts.MaxBodyBytes {
-		s.abortWithError(c, &http.MaxBytesError{Limit: s.opts.MaxBodyBytes})
+	limit := s.bodyLimitFor(c.FullPath())
+	if c.Request.ContentLength > limit {
+		s.abortWithError(c, &http.MaxBytesError{Limit: limit})
 		return
 	}
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.opts.MaxBodyBytes)
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 	c.Next()
 }
 

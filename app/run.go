@@ -20,6 +20,7 @@ import (
 	"github.com/vigil-soc/vigil/api"
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/simulated"
+	"github.com/vigil-soc/vigil/content"
 	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/intel"
 	"github.com/vigil-soc/vigil/llm"
@@ -127,6 +128,12 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 	defer st.Close()
 	if err := EnsureBuiltinPlaybooks(ctx, st); err != nil {
 		return err
+	}
+	if res, err := content.EnsureBuiltin(ctx, st, Version); err != nil {
+		return err
+	} else if res != nil {
+		log.Info("built-in content installed", "package", content.BuiltinName, "version", content.BuiltinVersion,
+			"imported", res.Imported, "unchanged_or_kept", res.Skipped)
 	}
 	if cfg.BootstrapAdminKey != "" {
 		revoked, err := st.BootstrapAdmin(ctx, cfg.BootstrapAdminKey)

@@ -32,11 +32,21 @@ type FieldError struct{ Field, Message string }
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
 
-// Plan resolves a hunt's queries: library queries become the template for
+// Lookup finds a library query by id: the built-in library's library.Get,
+// or one that also knows queries installed by content packages.
+type Lookup func(id string) (library.Query, bool)
+
+// Plan resolves a hunt's queries against the built-in library; see
+// PlanWith.
+func Plan(h *store.Hunt, kindOf func(name string) string) ([]PlannedQuery, error) {
+	return PlanWith(h, kindOf, library.Get)
+}
+
+// PlanWith resolves a hunt's queries: library queries become the template for
 // their query type with bound parameters; each names the data source it
 // runs on (its own, else the hunt's first). kindOf answers the kind of a
 // data source name ("" when it does not exist).
-func Plan(h *store.Hunt, kindOf func(name string) string) ([]PlannedQuery, error) {
+func PlanWith(h *store.Hunt, kindOf func(name string) string, lookup Lookup) ([]PlannedQuery, error) {
 	var out []PlannedQuery
 	for i, q := range h.Queries.V {
 		field := fmt.Sprintf("queries[%d]", i)
@@ -60,7 +70,7 @@ func Plan(h *store.Hunt, kindOf func(name string) string) ([]PlannedQuery, error
 			return nil, &FieldError{field + ".query_type", fmt.Sprintf("data source %q (%s) cannot run query type %q", p.DataSource, kind, p.QueryType)}
 		}
 		if q.LibraryID != "" {
-			lq, ok := library.Get(q.LibraryID)
+			lq, ok := lookup(q.LibraryID)
 			if !ok {
 				return nil, &FieldError{field + ".library_id", fmt.Sprintf("no library query %q", q.LibraryID)}
 			}

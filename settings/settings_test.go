@@ -2,6 +2,8 @@ package settings_test
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -58,6 +60,7 @@ func TestDefaultsWhenUnset(t *testing.T) {
 		settings.KeyLLM: asMap(t, `{"enabled":false,"provider":"openai-compatible","base_url":"","model":"",
 			"api_key":"","api_key_set":false,"timeout_seconds":30}`),
 		settings.KeyOutbound: asMap(t, `{"allow_http":false,"allow_hosts":[]}`),
+		settings.KeyPackages: asMap(t, `{"require_signature":false,"trusted_keys":[]}`),
 	}
 	for i, v := range views {
 		if v.Key != settings.Keys()[i] || v.UpdatedAt != nil || v.UpdatedBy != "" {
@@ -125,6 +128,17 @@ func TestPutRoundTrip(t *testing.T) {
 	}
 	if _, err := svc.Put(ctx, settings.KeyOutbound, []byte(`{"allow_hosts":["https://x.example/path"]}`), "alice"); err == nil {
 		t.Fatal("an allowed host with a scheme and path was accepted")
+	}
+
+	key := base64.StdEncoding.EncodeToString(make([]byte, ed25519.PublicKeySize))
+	mustPut(t, svc, settings.KeyPackages, `{"require_signature":true,"trusted_keys":["blue=`+key+`"]}`)
+	if p, err := svc.Packages(ctx); err != nil || !p.RequireSignature || len(p.Keys()) != 1 || p.Keys()[0].Name != "blue" || p.Keys()[0].PublicKey != key {
+		t.Fatalf("Packages() = %+v, %v", p, err)
+	}
+	for _, bad := range []string{`{"require_signature":true}`, `{"trusted_keys":["x=abc"]}`, `{"trusted_keys":["=` + key + `"]}`, `{"trusted_keys":["` + key + `"]}`} {
+		if _, err := svc.Put(ctx, settings.KeyPackages, []byte(bad), "alice"); err == nil {
+			t.Fatalf("packages setting %s was accepted", bad)
+		}
 	}
 
 	views, err := svc.List(ctx)

@@ -14,7 +14,7 @@ const (
 )
 
 // Keys lists every setting key in display order.
-func Keys() []string { return []string{KeyGeneral, KeyRateLimits, KeyLLM, KeyOutbound} }
+func Keys() []string { return []string{KeyGeneral, KeyRateLimits, KeyLLM, KeyOutbound, KeyPackages} }
 
 // General holds instance-wide behaviour.
 type General struct {
@@ -163,6 +163,8 @@ func newShape(key string) (shape, bool) {
 		return &l, true
 	case KeyOutbound:
 		return &Outbound{AllowHosts: []string{}}, true
+	case KeyPackages:
+		return &Packages{TrustedKeys: []string{}}, true
 	}
 	return nil, false
 }

@@ -54,6 +54,9 @@ type killSwitchState struct {
 // doneMessages are the only success messages a redirect may ask for, so
 // a crafted link cannot put its own words on a page.
 var doneMessages = map[string]string{
+	"package_imported":    "Package imported.",
+	"package_deleted":     "Package removed; items changed here were kept.",
+	"knowledge_saved":     "Article saved.",
 	"triaged":             "Triage finished.",
 	"triage_run":          "Triage started; the verdict appears when it finishes.",
 	"updated":             "Incident updated.",
@@ -89,6 +92,8 @@ var navigation = []navEntry{
 	{"actions", "Actions", "/actions"},
 	{"playbooks", "Playbooks", "/playbooks"},
 	{"hunts", "Hunts", "/hunts"},
+	{"knowledge", "Knowledge", "/knowledge"},
+	{"packages", "Packages", "/packages"},
 	{"kill-switch", "Kill switch", "/kill-switch"},
 	{"notifications", "Notifications", "/notifications"},
 	{"admin", "Admin", "/admin"},

@@ -105,6 +105,8 @@ type incidentData struct {
 	Triages  []triageRecord
 	Timeline []timelineEntry
 	Runs     []incidentRun
+	// Runbooks are the knowledge base articles for the incident's type.
+	Runbooks []map[string]any
 }
 
 func (d *Dashboard) incident(c *gin.Context, v *view) (string, error) {
@@ -132,6 +134,7 @@ func (d *Dashboard) incident(c *gin.Context, v *view) (string, error) {
 	if err := d.api.call(c.Request, http.MethodGet, "/api/incidents/"+id+"/executions", nil, &data.Runs); err != nil {
 		return "", err
 	}
+	data.Runbooks = d.runbooksFor(c, data.Incident.IncidentType)
 	return "incident", nil
 }
 

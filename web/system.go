@@ -98,6 +98,10 @@ func (d *Dashboard) redisplay(c *gin.Context) (pageFunc, bool) {
 		return d.dataSources, true
 	case strings.HasPrefix(p, "/notifications"):
 		return d.notifications, true
+	case strings.HasPrefix(p, "/packages"):
+		return d.packages, true
+	case strings.HasPrefix(p, "/knowledge"):
+		return d.knowledge, true
 	case strings.HasPrefix(p, "/kill-switch"):
 		return d.killSwitch, true
 	case strings.HasPrefix(p, "/admin/"):

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/vigil-soc/vigil/content"
 	"github.com/vigil-soc/vigil/hunt"
 	"github.com/vigil-soc/vigil/hunt/datasource"
 	"github.com/vigil-soc/vigil/secrets"
@@ -71,13 +72,13 @@ func (a *Activities) PrepareRun(ctx context.Context, in PrepareInput) (PrepareRe
 		out.Skip = "hunt is " + h.Status
 		return out, nil
 	}
-	plan, err := hunt.Plan(h, func(name string) string {
+	plan, err := hunt.PlanWith(h, func(name string) string {
 		d, err := a.Store.GetDataSource(ctx, name)
 		if err != nil {
 			return ""
 		}
 		return d.Kind
-	})
+	}, content.QueryLookup(ctx, a.Store))
 	if err != nil {
 		return out, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidHunt, err)
 	}
