@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -108,4 +109,13 @@ func connectorError(err error) error {
 		return notFound("connector")
 	}
 	return err
+}
+
+// currentConnectors returns the configured connectors when they are
+// managed here, else the fixed set.
+func (s *server) currentConnectors(ctx context.Context) (connectors.Set, error) {
+	if s.opts.ConnectorConfigs != nil {
+		return s.opts.ConnectorConfigs.Set(ctx)
+	}
+	return s.connectors, nil
 }
