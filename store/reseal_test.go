@@ -196,6 +196,7 @@ func TestResealSecretsMovesEverySecretToTheNewKey(t *testing.T) {
 	want[0].Resealed, want[0].Current, want[1].Resealed, want[1].Current = 0, 2, 0, 1
 	want[2].Resealed, want[2].Current = 0, 1
 	want[3].Resealed, want[3].Current = 0, 1
+	want[4].Resealed, want[4].Current = 0, 1
 	if !reflect.DeepEqual(counts, want) {
 		t.Fatalf("second run counts %+v, want %+v", counts, want)
 	}
