@@ -182,3 +182,22 @@ func mustPermanent(t *testing.T, err error, want string) {
 		t.Fatalf("error %v, want a permanent error containing %q", err, want)
 	}
 }
+
+// TestCredentialStaysOnItsHosts: an http_credential limited to some hosts
+// is not sent anywhere else, and its header and prefix come from settings.
+func TestCredentialStaysOnItsHosts(t *testing.T) {
+	cred := httpaction.CredentialFrom(connectors.Config{
+		Settings: map[string]string{"header": "X-Auth", "prefix": "Token ", "hosts": "itsm.corp.example, other.example"},
+		Secrets:  map[string]string{"value": "abc"}})
+	if cred.Header != "X-Auth" || cred.Value != "Token abc" || len(cred.Hosts) != 2 {
+		t.Fatalf("credential %+v", cred)
+	}
+	p := newPeer(t, func(w http.ResponseWriter, _ *http.Request) {})
+	e := executor([]string{"127.0.0.1"}, p.host())
+	e.Credential = func(context.Context, string) (httpaction.Credential, error) { return cred, nil }
+	_, err := run(t, e, map[string]any{"url": p.URL, "credential": "itsm"})
+	mustPermanent(t, err, "may not be sent to")
+	if p.hits.Load() != 0 {
+		t.Fatal("credential was sent to a host it is not for")
+	}
+}
