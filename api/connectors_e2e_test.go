@@ -140,7 +140,7 @@ steps:
 // connector that talks HTTP to a local peer.
 func TestPlaybookContainsTicketsAndNotifiesThroughConfiguredConnectors(t *testing.T) {
 	peer := newSOCPeer(t)
-	allowLocalPeers(t)
+	allowLocalPeersForTest(t)
 	admin := env.adminKey
 	put := call(t, http.MethodPut, "/api/connectors/soc-suite", admin, map[string]any{"type": "api-test-soc",
 		"settings": map[string]any{"base_url": peer.URL}, "secrets": map[string]any{"token": "soc-token"}})

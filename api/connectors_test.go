@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vigil-soc/vigil/connectors"
+	"github.com/vigil-soc/vigil/outbound"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -47,7 +48,7 @@ func TestConnectorConfigurationLifecycle(t *testing.T) {
 	}))
 	defer peer.Close()
 	admin, viewer := env.adminKey, keyFor(t, store.RoleViewer)
-	allowLocalPeers(t)
+	allowLocalPeersForTest(t)
 
 	body := map[string]any{"type": "api-test-desk", "settings": map[string]any{"base_url": peer.URL},
 		"secrets": map[string]any{"token": "wrong"}}
@@ -92,4 +93,21 @@ func TestConnectorConfigurationLifecycle(t *testing.T) {
 	expectStatus(t, call(t, http.MethodDelete, "/api/connectors/desk-1", admin, nil), http.StatusNoContent)
 	expectStatus(t, call(t, http.MethodDelete, "/api/connectors/desk-1", admin, nil), http.StatusNotFound)
 	expectStatus(t, call(t, http.MethodPost, "/api/connectors/desk-1/test", admin, nil), http.StatusNotFound)
+}
+
+// allowLocalPeersForTest is allowLocalPeers undone when the test ends, so
+// later tests see the outbound setting as they expect it.
+func allowLocalPeersForTest(t *testing.T) {
+	t.Helper()
+	prev, err := env.store.GetSetting(context.Background(), outbound.Setting)
+	allowLocalPeers(t)
+	t.Cleanup(func() {
+		value := map[string]any{"allow_http": false, "allow_hosts": []any{}}
+		if err == nil {
+			value = prev.Value.V
+		}
+		if _, err := env.store.PutSetting(context.Background(), outbound.Setting, value, "test"); err != nil {
+			t.Error(err)
+		}
+	})
 }
