@@ -3,7 +3,10 @@
 // connector performs it and what approval it needs by default.
 package actions
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Action type names.
 const (
@@ -90,7 +93,10 @@ func reasonParam(what string) Param {
 
 // catalog is the source of truth; Types and Lookup hand out copies so no
 // caller can change it.
-var catalog = []Type{
+var catalog = slices.Concat(coreTypes, identityTypes, []Type{httpRequestType})
+
+// coreTypes act on mail, endpoints, tickets and people.
+var coreTypes = []Type{
 	{
 		Name: QuarantineEmail, Description: "Move an email out of the recipient's mailbox into quarantine.",
 		Category: CategoryEmail, SupportsRollback: true, RollbackAction: ReleaseEmail, Connector: ConnectorEmailGateway,
@@ -176,13 +182,15 @@ var catalog = []Type{
 }
 
 // byName indexes catalog; built once because the catalog never changes.
-var byName = func() map[string]int {
-	m := make(map[string]int, len(catalog))
-	for i, t := range catalog {
+var byName = index(catalog)
+
+func index(types []Type) map[string]int {
+	m := make(map[string]int, len(types))
+	for i, t := range types {
 		m[t.Name] = i
 	}
 	return m
-}()
+}
 
 // Types returns every action type sorted by name. The slice and everything
 // in it is a fresh copy the caller may modify.

@@ -16,8 +16,9 @@ func TestTypesSortedAndComplete(t *testing.T) {
 		names = append(names, typ.Name)
 	}
 	want := []string{
-		actions.BlockSender, actions.CreateTicket, actions.IsolateHost, actions.NotifyUser,
-		actions.QuarantineEmail, actions.ReleaseEmail, actions.ScanHost, actions.UnblockSender, actions.UnisolateHost,
+		actions.BlockSender, actions.CreateTicket, actions.DisableUser, actions.EnableUser, actions.HTTPRequest,
+		actions.IsolateHost, actions.NotifyUser, actions.QuarantineEmail, actions.ReleaseEmail, actions.ResetMFA,
+		actions.RevokeSessions, actions.ScanHost, actions.UnblockSender, actions.UnisolateHost,
 	}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("types %v, want %v", names, want)
@@ -68,6 +69,11 @@ func TestLookup(t *testing.T) {
 		{actions.ScanHost, true, "endpoint", "edr", "", ""},
 		{actions.CreateTicket, true, "ticketing", "ticketing", "", ""},
 		{actions.NotifyUser, true, "notification", "notifier", "", ""},
+		{actions.DisableUser, true, "identity", "identity", actions.EnableUser, "senior"},
+		{actions.EnableUser, true, "identity", "identity", "", "senior"},
+		{actions.RevokeSessions, true, "identity", "identity", "", ""},
+		{actions.ResetMFA, true, "identity", "identity", "", "analyst"},
+		{actions.HTTPRequest, true, "integration", "http", "", "analyst"},
 		{"parse_email", false, "", "", "", ""},
 		{"", false, "", "", "", ""},
 	}

@@ -187,6 +187,12 @@ func (a *Activities) ExecuteAction(ctx context.Context, actionID string) (Execut
 		r := act.Result.V
 		return ExecutionResult{Success: r.Success, Message: r.Message, Output: r.Output}, nil
 	}
+	set := a.Connectors
+	if a.ConnectorSet != nil {
+		if set, err = a.ConnectorSet(ctx); err != nil {
+			return ExecutionResult{}, fmt.Errorf("load connector configuration: %w", err)
+		}
+	}
 	claimed, err := a.Store.ClaimExecution(ctx, act.ID, act.WorkflowID)
 	if err != nil {
 		return ExecutionResult{}, err
@@ -194,7 +200,7 @@ func (a *Activities) ExecuteAction(ctx context.Context, actionID string) (Execut
 	if !claimed {
 		return ExecutionResult{}, a.refusal(ctx, act.ID)
 	}
-	res, err := a.Connectors.Execute(ctx, act.ActionType, act.ID, act.Parameters.V)
+	res, err := set.Execute(ctx, act.ActionType, act.ID, act.Parameters.V)
 	if errors.Is(err, connectors.ErrPermanent) {
 		return ExecutionResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePermanent, err)
 	}

@@ -34,9 +34,14 @@ type Activities struct {
 	Analyzer   triage.Analyzer
 	Policy     *policy.Engine
 	Connectors connectors.Set
-	Settings   *settings.Service
-	Notifier   ApproverNotifier
-	Enricher   *intel.Enricher
+	// ConnectorSet, when set, returns the connectors of the current
+	// configuration for each action and takes precedence over Connectors.
+	// Configuration (secrets included) is loaded here, inside the activity,
+	// and never travels through workflow inputs.
+	ConnectorSet func(ctx context.Context) (connectors.Set, error)
+	Settings     *settings.Service
+	Notifier     ApproverNotifier
+	Enricher     *intel.Enricher
 	// Links lets the summaries of child runs link to their incident.
 	Links runview.Links
 	// Notify sends notifications for the channel delivery workflows.

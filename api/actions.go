@@ -329,7 +329,17 @@ func (s *server) scanResults(c *gin.Context) (reply, error) {
 	if a.ActionType != "scan_host" || scanID == "" {
 		return reply{}, newError(http.StatusConflict, CodeNotCompleted, "this action is not a completed host scan")
 	}
-	report, err := s.connectors.EDR.Scan(c, scanID)
+	set, err := s.currentConnectors(c)
+	if err != nil {
+		return reply{}, err
+	}
+	// A scan started by the simulated EDR is read there even when a vendor
+	// EDR has been configured since.
+	edr := set.EDR
+	if simulated, _ := resultOutput(a, "simulated").(bool); simulated {
+		edr = s.connectors.EDR
+	}
+	report, err := edr.Scan(c, scanID)
 	if err != nil {
 		return reply{}, err
 	}

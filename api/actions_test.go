@@ -305,8 +305,8 @@ func TestConnectorHealthReportsTheSimulatedSet(t *testing.T) {
 	r := call(t, http.MethodGet, "/api/connectors/health", keyFor(t, store.RoleViewer), nil)
 	expectStatus(t, r, http.StatusOK)
 	list, _ := r.Body["connectors"].([]any)
-	if len(list) != 4 {
-		t.Fatalf("%d connectors, want 4: %s", len(list), r.Raw)
+	if len(list) != 5 {
+		t.Fatalf("%d connectors, want 5: %s", len(list), r.Raw)
 	}
 	for _, c := range list {
 		m := c.(map[string]any)

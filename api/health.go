@@ -9,6 +9,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/sdk/client"
+
+	"github.com/vigil-soc/vigil/connectors"
 )
 
 const probeTimeout = 2 * time.Second
@@ -95,6 +97,19 @@ func (s *server) health(c *gin.Context) {
 
 // connectorHealth reports each response tool connector.
 func (s *server) connectorHealth(c *gin.Context) (reply, error) {
-	// Connectors that are not configured report themselves unhealthy.
-	return reply{status: http.StatusOK, raw: true, body: gin.H{"connectors": s.connectors.Health(c)}}, nil
+	health, err := s.connectorHealthList(c)
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{status: http.StatusOK, raw: true, body: gin.H{"connectors": health}}, nil
+}
+
+// connectorHealthList reports the configured connectors when they are
+// managed here, else the fixed set; kinds nothing serves report themselves
+// unhealthy.
+func (s *server) connectorHealthList(ctx context.Context) ([]connectors.Health, error) {
+	if s.opts.ConnectorConfigs != nil {
+		return s.opts.ConnectorConfigs.Health(ctx)
+	}
+	return s.connectors.Health(ctx), nil
 }

@@ -159,7 +159,11 @@ func (s *server) probeLLM(ctx context.Context) (string, string) {
 
 func (s *server) probeConnectors(ctx context.Context) (string, string) {
 	var bad []string
-	for _, h := range s.connectors.Health(ctx) {
+	health, err := s.connectorHealthList(ctx)
+	if err != nil {
+		return statusDegraded, "connector configuration unreadable"
+	}
+	for _, h := range health {
 		if h.Status != connectors.StatusHealthy {
 			bad = append(bad, h.Name+" "+h.Status)
 		}

@@ -110,7 +110,8 @@ func newRouter(tc client.Client, triageWait time.Duration) *api.Router {
 	return api.NewRouter(api.Options{
 		Store: env.store, Temporal: tc, Settings: env.settings, Log: testenv.Logger(), Version: "test",
 		Connectors: app.NewConnectors(env.store), Secrets: env.box, Dispatcher: env.dispatcher,
-		TriageWait: triageWait, Notify: app.NewNotifier(env.store, env.settings, ""),
+		ConnectorConfigs: app.NewConnectorConfigs(env.store, env.settings, nil, testenv.Logger()),
+		TriageWait:       triageWait, Notify: app.NewNotifier(env.store, env.settings, ""),
 		// Many tests send refused deliveries from one address; the
 		// failed-delivery limit is tested on routers of its own.
 		WebhookFailuresPerMinute: 100000,

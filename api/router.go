@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"github.com/vigil-soc/vigil/connectors"
+	"github.com/vigil-soc/vigil/connectors/configured"
 	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/notify"
 	"github.com/vigil-soc/vigil/runview"
@@ -51,6 +52,9 @@ type Options struct {
 	ActionWait time.Duration
 	// Connectors reach the response tools (scan results, health).
 	Connectors connectors.Set
+	// ConnectorConfigs, when set, serves the connector configuration
+	// routes, and health reports the configured connectors.
+	ConnectorConfigs *configured.Service
 	// Secrets seals and opens webhook secrets; nil refuses to store them.
 	Secrets *secrets.Box
 	// Dispatcher drains the intake queue; the intake wakes it.
@@ -269,7 +273,7 @@ func NewRouter(opts Options) *Router {
 	a.handle(Route{get, "/kill-switch", viewer, ScopeRead, LimitRead, ""}, s.getKillSwitch)
 	a.handle(Route{post, "/kill-switch/activate", manager, ScopeWrite, LimitWrite, "kill_switch.activate"}, s.activateKillSwitch)
 	a.handle(Route{post, "/kill-switch/deactivate", manager, ScopeWrite, LimitWrite, "kill_switch.deactivate"}, s.deactivateKillSwitch)
-	a.handle(Route{get, "/connectors/health", viewer, ScopeRead, LimitRead, ""}, s.connectorHealth)
+	registerConnectors(a, s)
 	a.handle(Route{get, "/metrics", viewer, ScopeRead, LimitRead, ""}, s.opsMetrics)
 	if opts.PayloadCodec != nil {
 		a.registerCodec()

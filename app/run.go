@@ -19,6 +19,7 @@ import (
 	"github.com/vigil-soc/vigil/activities"
 	"github.com/vigil-soc/vigil/api"
 	"github.com/vigil-soc/vigil/connectors"
+	"github.com/vigil-soc/vigil/connectors/configured"
 	"github.com/vigil-soc/vigil/connectors/simulated"
 	"github.com/vigil-soc/vigil/content"
 	"github.com/vigil-soc/vigil/dispatch"
@@ -94,6 +95,14 @@ func NewWorker(c client.Client, st *store.Store, svc *settings.Service, log *slo
 // NewWorkerLinking is NewWorker whose runs link to their incident at
 // links' public address in the Temporal UI.
 func NewWorkerLinking(c client.Client, st *store.Store, svc *settings.Service, log *slog.Logger, stopTimeout time.Duration, links runview.Links) worker.Worker {
+	return NewWorkerWith(c, st, svc, log, stopTimeout, links, NewConnectorConfigs(st, svc, nil, log))
+}
+
+// NewWorkerWith is NewWorkerLinking whose actions and threat-intel
+// lookups go through the connectors conns builds from the stored
+// configuration.
+func NewWorkerWith(c client.Client, st *store.Store, svc *settings.Service, log *slog.Logger, stopTimeout time.Duration,
+	links runview.Links, conns *configured.Service) worker.Worker {
 	w := worker.New(c, workflows.TaskQueue, worker.Options{WorkerStopTimeout: stopTimeout})
 	w.RegisterWorkflow(workflows.Triage)
 	w.RegisterWorkflow(workflows.Action)
@@ -106,13 +115,14 @@ func NewWorkerLinking(c client.Client, st *store.Store, svc *settings.Service, l
 		Store: st,
 		Analyzer: &llm.Analyzer{Config: llm.ConfigFromSettings(svc), Fallback: triage.NewRuleAnalyzer(),
 			Metrics: llm.NewMetrics(reg)},
-		Enricher:   intel.NewEnricher(st, intel.NewSimulated(), reg),
-		Policy:     policy.NewEngine(st),
-		Connectors: NewConnectors(st),
-		Settings:   svc,
-		Notifier:   activities.LogNotifier{Log: log},
-		Links:      links,
-		Notify:     NewNotifier(st, svc, links.PublicURL),
+		Enricher:     intel.NewEnricher(st, conns.IntelSource(), reg),
+		Policy:       policy.NewEngine(st),
+		Connectors:   conns.Simulated,
+		ConnectorSet: conns.Set,
+		Settings:     svc,
+		Notifier:     activities.LogNotifier{Log: log},
+		Links:        links,
+		Notify:       NewNotifier(st, svc, links.PublicURL),
 	})
 	return w
 }
@@ -163,9 +173,17 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 	if err := EnsureSearchAttributes(ctx, tc, cfg.TemporalNamespace, log); err != nil {
 		return err
 	}
+	// Vendor quotas are counted where the API's rate limits are: in
+	// Redis when configured, so every worker shares them.
+	quota, closeQuota, err := RateLimitStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeQuota()
+	conns := NewConnectorConfigs(st, svc, quota, log)
 	var w worker.Worker
 	if mode == ModeServe || mode == ModeWorker {
-		w = NewWorkerLinking(tc, st, svc, log, cfg.ShutdownTimeout, runview.Links{PublicURL: cfg.PublicURL})
+		w = NewWorkerWith(tc, st, svc, log, cfg.ShutdownTimeout, runview.Links{PublicURL: cfg.PublicURL}, conns)
 		RegisterHunts(w, st, box, StorePaths(cfg))
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start worker: %w", err)
@@ -177,7 +195,7 @@ func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
 	if mode == ModeWorker {
 		return serveWorkerHTTP(ctx, cfg, st, tc, log)
 	}
-	return serveHTTP(ctx, cfg, st, svc, box, tc, log)
+	return serveHTTP(ctx, cfg, st, svc, box, tc, conns, log)
 }
 
 // NewSecrets builds the box that seals stored secrets; nil (without
@@ -193,10 +211,11 @@ func NewSecrets(cfg Config) (*secrets.Box, error) {
 	return b, nil
 }
 
-func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.Service, box *secrets.Box, tc client.Client, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.Service, box *secrets.Box, tc client.Client,
+	conns *configured.Service, log *slog.Logger) error {
 	launcher := &dispatch.Launcher{Store: st, Temporal: tc, Links: runview.Links{PublicURL: cfg.PublicURL}}
 	dispatcher := dispatch.NewDispatcher(st, launcher, svc, log)
-	dispatcher.IntelCache = intel.NewEnricher(st, intel.NewSimulated(), prometheus.DefaultRegisterer)
+	dispatcher.IntelCache = intel.NewEnricher(st, conns.IntelSource(), prometheus.DefaultRegisterer)
 	dispatchCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	dispatchDone := make(chan struct{})
 	relay := dispatch.NewRelay(st, tc, log)
@@ -213,7 +232,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	opts := api.Options{
 		Store: st, Temporal: tc, Log: log, Version: Version, Commit: Commit,
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
-		Connectors: NewConnectors(st), Secrets: box, Dispatcher: dispatcher,
+		Connectors: NewConnectors(st), ConnectorConfigs: conns, Secrets: box, Dispatcher: dispatcher,
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
 		Registerer: reg, Gatherer: prometheus.Gatherers{reg, prometheus.DefaultGatherer}, StorePaths: StorePaths(cfg),
 		CodecAllowedOrigin: urlOrigin(cfg.TemporalUIURL),

@@ -30,11 +30,11 @@ type HealthChecker interface {
 }
 
 // Health reports every connector kind in a fixed order: email gateway, EDR,
-// ticketing, notifier. An unset kind is unhealthy ("not configured"); a
+// ticketing, notifier, identity. An unset kind is unhealthy ("not configured"); a
 // connector that cannot check itself is reported healthy with a message
 // saying so, since nothing indicates otherwise.
 func (s Set) Health(ctx context.Context) []Health {
-	out := make([]Health, 0, 4)
+	out := make([]Health, 0, 5)
 	for _, c := range s.members() {
 		out = append(out, check(ctx, c.kind, c.impl))
 	}
@@ -66,6 +66,7 @@ func (s Set) members() []member {
 		{actions.ConnectorEDR, s.EDR},
 		{actions.ConnectorTicketing, s.Ticketing},
 		{actions.ConnectorNotifier, s.Notifier},
+		{actions.ConnectorIdentity, s.Identity},
 	}
 }
 

@@ -15,6 +15,16 @@ type Set struct {
 	EDR       EDR
 	Ticketing Ticketing
 	Notifier  Notifier
+	Identity  Identity
+	// HTTP performs the generic http_request action.
+	HTTP HTTPRequester
+}
+
+// HTTPRequester performs the generic http_request action with its
+// validated parameters (method, url, headers, body, credential,
+// expected_status, output).
+type HTTPRequester interface {
+	Request(ctx context.Context, key string, params map[string]any) (Result, error)
 }
 
 // Execute runs actionType with params on the connector that performs it;
@@ -59,6 +69,16 @@ func (s Set) Execute(ctx context.Context, actionType, key string, params map[str
 		})
 	case actions.NotifyUser:
 		return s.Notifier.NotifyUser(ctx, key, str("user"), str("message"), str("channel"))
+	case actions.DisableUser:
+		return s.Identity.DisableUser(ctx, key, str("user"), str("reason"))
+	case actions.EnableUser:
+		return s.Identity.EnableUser(ctx, key, str("user"), str("reason"))
+	case actions.RevokeSessions:
+		return s.Identity.RevokeSessions(ctx, key, str("user"), str("reason"))
+	case actions.ResetMFA:
+		return s.Identity.ResetMFA(ctx, key, str("user"), str("reason"))
+	case actions.HTTPRequest:
+		return s.HTTP.Request(ctx, key, p)
 	}
 	// Reached only when the catalog gains a type this switch does not know.
 	return Result{}, Permanentf("action type %s has no connector operation", actionType)
@@ -76,6 +96,10 @@ func (s Set) require(kind string) error {
 		set = s.Ticketing != nil
 	case actions.ConnectorNotifier:
 		set = s.Notifier != nil
+	case actions.ConnectorIdentity:
+		set = s.Identity != nil
+	case actions.ConnectorHTTP:
+		set = s.HTTP != nil
 	}
 	if !set {
 		return Permanentf("no %s connector is configured", kind)

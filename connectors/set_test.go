@@ -55,8 +55,24 @@ func (r *recorder) NotifyUser(_ context.Context, key, user, msg, ch string) (con
 	return r.rec("NotifyUser", key, user, msg, ch)
 }
 
+func (r *recorder) DisableUser(_ context.Context, key, user, reason string) (connectors.Result, error) {
+	return r.rec("DisableUser", key, user, reason)
+}
+func (r *recorder) EnableUser(_ context.Context, key, user, reason string) (connectors.Result, error) {
+	return r.rec("EnableUser", key, user, reason)
+}
+func (r *recorder) RevokeSessions(_ context.Context, key, user, reason string) (connectors.Result, error) {
+	return r.rec("RevokeSessions", key, user, reason)
+}
+func (r *recorder) ResetMFA(_ context.Context, key, user, reason string) (connectors.Result, error) {
+	return r.rec("ResetMFA", key, user, reason)
+}
+func (r *recorder) Request(_ context.Context, key string, params map[string]any) (connectors.Result, error) {
+	return r.rec("Request", key, params["method"], params["url"])
+}
+
 func fullSet(r *recorder) connectors.Set {
-	return connectors.Set{Email: r, EDR: r, Ticketing: r, Notifier: r}
+	return connectors.Set{Email: r, EDR: r, Ticketing: r, Notifier: r, Identity: r, HTTP: r}
 }
 
 func TestExecuteDispatch(t *testing.T) {
@@ -75,6 +91,11 @@ func TestExecuteDispatch(t *testing.T) {
 		{actions.CreateTicket, map[string]any{"title": "t", "description": "d"},
 			[]any{"CreateTicket", "k", connectors.Ticket{Title: "t", Description: "d", Priority: "medium"}}},
 		{actions.NotifyUser, map[string]any{"user": "u", "message": "m"}, []any{"NotifyUser", "k", "u", "m", "email"}},
+		{actions.DisableUser, map[string]any{"user": "ann@corp.example", "reason": "r"}, []any{"DisableUser", "k", "ann@corp.example", "r"}},
+		{actions.EnableUser, map[string]any{"user": "ann"}, []any{"EnableUser", "k", "ann", ""}},
+		{actions.RevokeSessions, map[string]any{"user": "ann"}, []any{"RevokeSessions", "k", "ann", ""}},
+		{actions.ResetMFA, map[string]any{"user": "ann"}, []any{"ResetMFA", "k", "ann", ""}},
+		{actions.HTTPRequest, map[string]any{"url": "https://x.example/a"}, []any{"Request", "k", "POST", "https://x.example/a"}},
 	}
 	covered := map[string]bool{}
 	for _, tc := range cases {
@@ -171,6 +192,7 @@ func TestHealth(t *testing.T) {
 		{Name: "vendor-edr", Type: "edr", Status: "degraded", Message: "slow"},
 		{Name: "ticketing", Type: "ticketing", Status: "unhealthy", Message: "not configured"},
 		{Name: "notifier", Type: "notifier", Status: "unhealthy", Message: "not configured"},
+		{Name: "identity", Type: "identity", Status: "unhealthy", Message: "not configured"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("health %+v\nwant %+v", got, want)

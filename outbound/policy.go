@@ -26,6 +26,28 @@ import (
 type Policy struct {
 	AllowHTTP  bool     `json:"allow_http"`
 	AllowHosts []string `json:"allow_hosts"`
+	// HTTPRequestHosts are the only hosts the generic http_request action
+	// may call (deny by default); see RequestHostAllowed.
+	HTTPRequestHosts []string `json:"http_request_hosts"`
+}
+
+// RequestHostAllowed reports whether the http_request action may call the
+// host (with optional port) of hostport: its host:port or bare host must
+// be listed in HTTPRequestHosts, compared without case.
+func (o Policy) RequestHostAllowed(hostport string) bool {
+	hostport = strings.ToLower(hostport)
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = hostport
+	}
+	host = strings.Trim(host, "[]")
+	for _, h := range o.HTTPRequestHosts {
+		h = strings.ToLower(h)
+		if h == hostport || strings.Trim(h, "[]") == host {
+			return true
+		}
+	}
+	return false
 }
 
 // metadataAddrs are cloud metadata endpoints, reachable only when listed

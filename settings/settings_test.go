@@ -59,7 +59,7 @@ func TestDefaultsWhenUnset(t *testing.T) {
 		settings.KeyRateLimits: asMap(t, `{"read_per_minute":100,"write_per_minute":20,"triage_per_minute":10}`),
 		settings.KeyLLM: asMap(t, `{"enabled":false,"provider":"openai-compatible","base_url":"","model":"",
 			"api_key":"","api_key_set":false,"timeout_seconds":30}`),
-		settings.KeyOutbound: asMap(t, `{"allow_http":false,"allow_hosts":[]}`),
+		settings.KeyOutbound: asMap(t, `{"allow_http":false,"allow_hosts":[],"http_request_hosts":[]}`),
 		settings.KeyPackages: asMap(t, `{"require_signature":false,"trusted_keys":[]}`),
 	}
 	for i, v := range views {

@@ -124,15 +124,24 @@ type Outbound struct {
 	// AllowHosts are host names or addresses (optionally host:port) that
 	// may be reached even when they resolve to an internal address.
 	AllowHosts []string `json:"allow_hosts"`
+	// HTTPRequestHosts are the only hosts (optionally host:port) the
+	// generic http_request action may call; empty denies every call.
+	HTTPRequestHosts []string `json:"http_request_hosts"`
 }
 
 func (o *Outbound) validate(errs fieldErrors) {
-	if len(o.AllowHosts) > 100 {
-		errs.add("allow_hosts", "at most 100 hosts")
+	validateHosts("allow_hosts", o.AllowHosts, errs)
+	validateHosts("http_request_hosts", o.HTTPRequestHosts, errs)
+}
+
+// validateHosts checks a list of host names or addresses with optional port.
+func validateHosts(field string, hosts []string, errs fieldErrors) {
+	if len(hosts) > 100 {
+		errs.add(field, "at most 100 hosts")
 	}
-	for _, h := range o.AllowHosts {
+	for _, h := range hosts {
 		if h == "" || len(h) > 261 || strings.ContainsAny(h, "/?#@ ") {
-			errs.add("allow_hosts", "each entry is a host name or address, optionally with :port, without scheme or path")
+			errs.add(field, "each entry is a host name or address, optionally with :port, without scheme or path")
 			return
 		}
 	}
@@ -162,7 +171,7 @@ func newShape(key string) (shape, bool) {
 		l := DefaultLLM()
 		return &l, true
 	case KeyOutbound:
-		return &Outbound{AllowHosts: []string{}}, true
+		return &Outbound{AllowHosts: []string{}, HTTPRequestHosts: []string{}}, true
 	case KeyPackages:
 		return &Packages{TrustedKeys: []string{}}, true
 	}

@@ -21,6 +21,8 @@ var sealedSecrets = []sealedSecret{
 	sealedSettingMember{setting: "llm", path: []string{"api_key_encrypted"}, context: secrets.ContextLLMAPIKey},
 	sealedColumn{tableName: "notification_channels", key: "id", column: "secrets_encrypted",
 		context: NotificationSecretContext, contextByKey: true},
+	sealedColumn{tableName: "connector_configs", key: "id", column: "secrets_encrypted",
+		context: ConnectorSecretContext, contextByKey: true},
 }
 
 // NotificationSecretContext, followed by the channel id, is the context a

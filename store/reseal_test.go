@@ -68,11 +68,17 @@ func readSealed(t *testing.T, st *store.Store) sealedState {
 	if ch, err := st.GetChannel(ctx, resealChannelID); err == nil {
 		out["channel"] = ch.SecretsEncrypted
 	}
+	if c, err := st.GetConnectorConfig(ctx, resealConnectorID); err == nil {
+		out["connector"] = c.SecretsEncrypted
+	}
 	return out
 }
 
 // resealChannelID is the notification channel whose secrets are seeded.
 const resealChannelID = "00000000-0000-4000-8000-00000000c4a1"
+
+// resealConnectorID is the configured connector whose secrets are seeded.
+const resealConnectorID = "edr-prod"
 
 // contextOf names the context each record of sealedState was sealed with.
 func contextOf(record string) string {
@@ -81,6 +87,8 @@ func contextOf(record string) string {
 		return secrets.ContextLLMAPIKey
 	case "channel":
 		return store.NotificationSecretContext + resealChannelID
+	case "connector":
+		return store.ConnectorSecretContext + resealConnectorID
 	}
 	return secrets.ContextWebhookSecret
 }
@@ -120,6 +128,12 @@ func seedSecrets(t *testing.T, st *store.Store, key string) map[string]string {
 	if err := st.CreateChannel(ctx, ch); err != nil {
 		t.Fatal(err)
 	}
+	plain["connector"] = `{"client_secret":"edr-client-secret-0004"}`
+	conn := &store.ConnectorConfig{ID: resealConnectorID, VendorType: "crowdstrike",
+		SecretsEncrypted: seal(t, b, plain["connector"], store.ConnectorSecretContext+resealConnectorID)}
+	if _, err := st.PutConnectorConfig(ctx, conn); err != nil {
+		t.Fatal(err)
+	}
 	return plain
 }
 
@@ -141,6 +155,7 @@ func TestResealSecretsMovesEverySecretToTheNewKey(t *testing.T) {
 		{Place: "data_sources.credentials_encrypted", Resealed: 1},
 		{Place: "settings.llm.api_key_encrypted", Resealed: 1},
 		{Place: "notification_channels.secrets_encrypted", Resealed: 1},
+		{Place: "connector_configs.secrets_encrypted", Resealed: 1},
 	}
 	if !reflect.DeepEqual(counts, want) {
 		t.Fatalf("counts %+v, want %+v", counts, want)
@@ -181,6 +196,7 @@ func TestResealSecretsMovesEverySecretToTheNewKey(t *testing.T) {
 	want[0].Resealed, want[0].Current, want[1].Resealed, want[1].Current = 0, 2, 0, 1
 	want[2].Resealed, want[2].Current = 0, 1
 	want[3].Resealed, want[3].Current = 0, 1
+	want[4].Resealed, want[4].Current = 0, 1
 	if !reflect.DeepEqual(counts, want) {
 		t.Fatalf("second run counts %+v, want %+v", counts, want)
 	}
@@ -236,7 +252,8 @@ func TestResealSecretsDryRunWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(counts) != 4 || counts[0].Resealed != 2 || counts[1].Resealed != 1 || counts[2].Resealed != 1 || counts[3].Resealed != 1 {
+	if len(counts) != 5 || counts[0].Resealed != 2 || counts[1].Resealed != 1 || counts[2].Resealed != 1 ||
+		counts[3].Resealed != 1 || counts[4].Resealed != 1 {
 		t.Fatalf("dry run counts %+v", counts)
 	}
 	if after := readSealed(t, st); !reflect.DeepEqual(after, before) {

@@ -22,6 +22,7 @@ var adminSections = []adminSection{
 	{"webhooks", "Webhook sources", "/admin/webhooks", "manager", "Register alert senders, rotate their secrets, see the URL to configure."},
 	{"policies", "Policy rules", "/admin/policies", "manager", "Decide which actions run at once, need approval or are denied."},
 	{"settings", "Settings", "/admin/settings", "admin", "General behaviour, rate limits and the language model."},
+	{"connectors", "Connectors", "/admin/connectors", "admin", "Connect EDR, e-mail, identity, ticketing and threat-intel tools, and test them."},
 	{"audit", "Audit trail", "/admin/audit", "admin", "Who did what, when, and whether it was allowed."},
 }
 
@@ -141,6 +142,8 @@ func (d *Dashboard) adminRedisplay(route string) (pageFunc, bool) {
 		return d.adminPolicies, true
 	case strings.HasPrefix(route, "/admin/settings"):
 		return d.adminSettings, true
+	case strings.HasPrefix(route, "/admin/connectors"):
+		return d.adminConnectors, true
 	}
 	return nil, false
 }

@@ -64,8 +64,25 @@ func TestExecuteEveryActionType(t *testing.T) {
 			[]string{"ticket_id", "url", "priority", "created_at"}, nil},
 		{actions.NotifyUser, map[string]any{"user": "carol@example.com", "message": "done"},
 			[]string{"notification_id", "delivered", "user", "channel", "sent_at"}, nil},
+		{actions.DisableUser, map[string]any{"user": "Ann@Corp.example", "reason": "impossible travel"},
+			[]string{"user", "status", "changed_at"}, func(t *testing.T) {
+				if s := userStatus(t, e.set, "ann@corp.example"); s != simulated.UserDisabled {
+					t.Fatalf("user %s", s)
+				}
+			}},
+		{actions.RevokeSessions, map[string]any{"user": "ann@corp.example"},
+			[]string{"user", "status", "changed_at"}, nil},
+		{actions.ResetMFA, map[string]any{"user": "ann@corp.example"},
+			[]string{"user", "status", "changed_at"}, nil},
+		{actions.EnableUser, map[string]any{"user": "ann@corp.example"},
+			[]string{"user", "status", "changed_at"}, func(t *testing.T) {
+				if s := userStatus(t, e.set, "ann@corp.example"); s != simulated.UserEnabled {
+					t.Fatalf("user %s", s)
+				}
+			}},
 	}
-	covered := map[string]bool{}
+	// The generic HTTP action is never simulated: it has its own executor.
+	covered := map[string]bool{actions.HTTPRequest: true}
 	for _, tc := range cases {
 		covered[tc.action] = true
 		t.Run(tc.action, func(t *testing.T) {
@@ -87,6 +104,31 @@ func TestExecuteEveryActionType(t *testing.T) {
 	mustPermanent(t, err, "message m-9 is not quarantined")
 }
 
+func userStatus(t *testing.T, set connectors.Set, user string) string {
+	t.Helper()
+	s, err := simulated.UserStatus(context.Background(), set, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestDisableUserIdempotent repeats a disable with one key and disables an
+// already disabled account with another.
+func TestDisableUserIdempotent(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	first := mustOK(t)(e.set.Identity.DisableUser(ctx, "k-1", "bob", "r"))
+	again := mustOK(t)(e.set.Identity.DisableUser(ctx, "k-1", "bob", "r"))
+	if first.Message != again.Message || first.Output["changed_at"] != again.Output["changed_at"] {
+		t.Fatalf("repeat with one key differs: %+v vs %+v", first, again)
+	}
+	other := mustOK(t)(e.set.Identity.DisableUser(ctx, "k-2", "BOB", "r"))
+	if !strings.Contains(other.Message, "already disabled") {
+		t.Fatalf("second disable: %q", other.Message)
+	}
+}
+
 func TestHealthOfSimulatedSet(t *testing.T) {
 	e := newEnv(t)
 	got := e.set.Health(context.Background())
@@ -95,6 +137,7 @@ func TestHealthOfSimulatedSet(t *testing.T) {
 		{"simulated-edr", "edr"},
 		{"simulated-ticketing", "ticketing"},
 		{"simulated-notifier", "notifier"},
+		{"simulated-identity", "identity"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("health %+v", got)

@@ -42,7 +42,7 @@ func WithScanDurations(quick, full time.Duration) Option {
 	return func(b *backend) { b.quick, b.full = quick, full }
 }
 
-// backend is the state shared by the four simulated connectors.
+// backend is the state shared by the simulated connectors.
 type backend struct {
 	st    *store.Store
 	clock func() time.Time
@@ -61,6 +61,7 @@ func New(st *store.Store, opts ...Option) connectors.Set {
 		EDR:       &edr{b},
 		Ticketing: &ticketing{b},
 		Notifier:  &notifier{b},
+		Identity:  &identity{b},
 	}
 }
 
