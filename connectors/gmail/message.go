@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
@@ -95,7 +94,7 @@ func (c *Connector) Quarantine(ctx context.Context, key, messageID, reason strin
 	if moved == 0 {
 		msg = "message " + messageID + " already quarantined"
 	}
-	return mailResult(msg, messageID, connectors.MessageQuarantined, "quarantined_at", len(copies)), nil
+	return connectors.MessageResult(msg, messageID, connectors.MessageQuarantined, "quarantined_at", len(copies)), nil
 }
 
 // Release restores trashed copies. A message with no copy in the trash is
@@ -112,7 +111,7 @@ func (c *Connector) Release(ctx context.Context, key, messageID, reason string) 
 	if restored == 0 {
 		return connectors.Result{}, connectors.Permanentf("message %s is not quarantined", messageID)
 	}
-	return mailResult(fmt.Sprintf("message %s restored from the trash (%d copies)", messageID, restored),
+	return connectors.MessageResult(fmt.Sprintf("message %s restored from the trash (%d copies)", messageID, restored),
 		messageID, connectors.MessageReleased, "released_at", restored), nil
 }
 
@@ -129,10 +128,4 @@ func (c *Connector) MessageStatus(ctx context.Context, messageID string) (string
 		}
 	}
 	return connectors.MessageDelivered, nil
-}
-
-func mailResult(msg, messageID, status, timeField string, copies int) connectors.Result {
-	return connectors.Result{Success: true, Message: msg, Output: map[string]any{
-		"message_id": messageID, "status": status, "copies": copies, timeField: time.Now().UTC().Format(time.RFC3339),
-	}}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
@@ -107,7 +106,7 @@ func (c *Connector) Quarantine(ctx context.Context, key, messageID, reason strin
 	if moved == 0 {
 		msg = "message " + messageID + " already quarantined"
 	}
-	return mailResult(msg, messageID, connectors.MessageQuarantined, "quarantined_at", len(copies)), nil
+	return connectors.MessageResult(msg, messageID, connectors.MessageQuarantined, "quarantined_at", len(copies)), nil
 }
 
 // Release moves quarantined copies back to each mailbox's inbox. A message
@@ -135,7 +134,7 @@ func (c *Connector) Release(ctx context.Context, key, messageID, reason string) 
 	if released == 0 {
 		return connectors.Result{}, connectors.Permanentf("message %s is not quarantined", messageID)
 	}
-	return mailResult(fmt.Sprintf("message %s released (%d copies)", messageID, released),
+	return connectors.MessageResult(fmt.Sprintf("message %s released (%d copies)", messageID, released),
 		messageID, connectors.MessageReleased, "released_at", released), nil
 }
 
@@ -172,10 +171,4 @@ func (c *Connector) located(ctx context.Context, messageID string) ([]copyOf, er
 		return nil, connectors.Permanentf("message %s is in none of the configured mailboxes", messageID)
 	}
 	return copies, nil
-}
-
-func mailResult(msg, messageID, status, timeField string, copies int) connectors.Result {
-	return connectors.Result{Success: true, Message: msg, Output: map[string]any{
-		"message_id": messageID, "status": status, "copies": copies, timeField: time.Now().UTC().Format(time.RFC3339),
-	}}
 }
