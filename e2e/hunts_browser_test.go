@@ -62,15 +62,15 @@ func TestDataSourcesInBrowser(t *testing.T) {
 	requireBrowser(t)
 	top := t
 	srv := startServer(t)
-	srv.createUser(t, "dora", "admin")
-	srv.createUser(t, "sam", "senior")
+	srv.createUser(t, "dana", "admin")
+	srv.createUser(t, "seth", "senior")
 	peer := huntest.CustomPeer(t, "edr-token-0123", []map[string]any{{"host": "ws-1"}})
 	before := srv.api(t, http.MethodGet, "/api/settings/outbound", nil, http.StatusOK)["value"]
 	t.Cleanup(func() { srv.api(top, http.MethodPut, "/api/settings/outbound", before, http.StatusOK) })
 	srv.api(t, http.MethodPut, "/api/settings/outbound", map[string]any{"allow_http": false, "allow_hosts": []string{}}, http.StatusOK)
 
 	b := newBrowser(t, srv.base)
-	admin := b.signIn(t, top, "dora")
+	admin := b.signIn(t, top, "dana")
 	admin.open("/data-sources")
 	admin.checkLabels()
 	fill := map[string]string{"#ds-name": "edr", "#ds-config": `{"url": "` + peer.URL + `"}`, "#ds-cred-token": "edr-token-0123"}
@@ -104,7 +104,7 @@ func TestDataSourcesInBrowser(t *testing.T) {
 		t.Fatalf("after an edit without credentials the test says %q", got)
 	}
 
-	senior := b.signIn(t, top, "sam")
+	senior := b.signIn(t, top, "seth")
 	senior.open("/data-sources")
 	if !strings.Contains(senior.textOf("#sources-list"), "edr") || senior.exists("#source-form") || senior.exists("#test-edr") {
 		t.Fatal("a senior does not see the list, or is offered the admin forms")
