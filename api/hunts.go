@@ -278,16 +278,23 @@ func (s *server) awaitRun(c *gin.Context, huntID, runID string, run client.Workf
 	defer cancel()
 	var res huntflow.Result
 	if err := run.Get(waitCtx, &res); err != nil {
+		running := accepted(gin.H{"run_id": runID, "hunt_id": huntID, "status": store.HuntRunRunning, "workflow_id": run.GetID()})
 		if waitCtx.Err() != nil {
-			return accepted(gin.H{"run_id": runID, "hunt_id": huntID, "status": store.HuntRunRunning, "workflow_id": run.GetID()}), nil
+			return running, nil
 		}
 		// A run that failed has recorded why; answer with that record
-		// rather than a bare server error.
-		s.log.WarnContext(c, "hunt run ended with an error", "workflow_id", run.GetID(), "err", err)
-		if r, rerr := s.runReply(c, huntID, runID); rerr == nil {
-			return r, nil
+		// rather than a bare server error. The wait itself can also end
+		// early (a long poll cut off at the deadline): a run still
+		// recorded as running is answered like one that outlasted the wait.
+		s.log.WarnContext(c, "hunt run wait ended with an error", "workflow_id", run.GetID(), "err", err)
+		r, rerr := s.store.GetHuntRun(c, huntID, runID)
+		if rerr != nil {
+			return reply{}, err
 		}
-		return reply{}, err
+		if r.Status == store.HuntRunRunning {
+			return running, nil
+		}
+		return s.runReply(c, huntID, runID)
 	}
 	if res.Skipped != "" {
 		return reply{}, &Error{Status: http.StatusConflict, Code: CodeHuntNotExecutable,
