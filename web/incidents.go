@@ -1,6 +1,7 @@
 package web
 
 import (
+	"golang.org/x/sync/errgroup"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -67,6 +68,10 @@ func (d *Dashboard) incidents(c *gin.Context, v *view) (string, error) {
 	}
 	data := &incidentsData{Filter: f, Sorts: sortLinks(f)}
 	v.Data = data
+	// The counts per status under the other filters are asked for while
+	// the page itself is: with a search, each is its own scan of the newest
+	// incidents, so asking one after another would add their times.
+	counts := d.statusCounts(c.Request, f)
 	err := d.api.callRaw(c.Request, http.MethodGet, "/api/incidents"+query(clone(f)), &data.Page)
 	if err != nil {
 		// A bad filter is the user's to fix: show it above the list.
@@ -76,29 +81,9 @@ func (d *Dashboard) incidents(c *gin.Context, v *view) (string, error) {
 		}
 		return "", err
 	}
-	// Counts per status under the other filters; the API answers them
-	// from its maintained counters, not by counting rows.
-	all := clone(f)
-	all.Del("status")
-	all.Del("page")
-	all.Del("sort")
-	// Every incident has one of the statuses, so "all" is their sum.
-	counts := []statusCount{{Label: "all", Link: "/incidents" + query(all), Current: f.Get("status") == ""}}
-	for _, st := range incidentStatuses {
-		cf := clone(all)
-		cf.Set("status", st)
-		cf.Set("per_page", "1")
-		var pg incidentPage
-		if err := d.api.callRaw(c.Request, http.MethodGet, "/api/incidents"+query(cf), &pg); err != nil {
-			return "", err
-		}
-		link := clone(all)
-		link.Set("status", st)
-		counts[0].N += pg.Meta.Total
-		counts = append(counts, statusCount{Status: st, Label: st, N: pg.Meta.Total,
-			Link: "/incidents" + query(link), Current: f.Get("status") == st})
+	if data.Counts, err = counts(); err != nil {
+		return "", err
 	}
-	data.Counts = counts
 	m := data.Page.Meta
 	if m.PerPage > 0 {
 		data.LastPage = (m.Total + int64(m.PerPage) - 1) / int64(m.PerPage)
@@ -148,4 +133,44 @@ func clone(v url.Values) url.Values {
 		out[k] = append([]string(nil), vals...)
 	}
 	return out
+}
+
+// statusCounts starts one count per status under f's other filters (the
+// API answers them from its maintained counters, or by the search) and
+// returns a function that waits for them. Every incident has one of the
+// statuses, so "all" is their sum.
+func (d *Dashboard) statusCounts(from *http.Request, f url.Values) func() ([]statusCount, error) {
+	all := clone(f)
+	all.Del("status")
+	all.Del("page")
+	all.Del("sort")
+	totals := make([]int64, len(incidentStatuses))
+	var g errgroup.Group
+	for i, st := range incidentStatuses {
+		g.Go(func() error {
+			cf := clone(all)
+			cf.Set("status", st)
+			cf.Set("per_page", "1")
+			var pg incidentPage
+			if err := d.api.callRaw(from, http.MethodGet, "/api/incidents"+query(cf), &pg); err != nil {
+				return err
+			}
+			totals[i] = pg.Meta.Total
+			return nil
+		})
+	}
+	return func() ([]statusCount, error) {
+		if err := g.Wait(); err != nil {
+			return nil, err
+		}
+		counts := []statusCount{{Label: "all", Link: "/incidents" + query(all), Current: f.Get("status") == ""}}
+		for i, st := range incidentStatuses {
+			link := clone(all)
+			link.Set("status", st)
+			counts[0].N += totals[i]
+			counts = append(counts, statusCount{Status: st, Label: st, N: totals[i],
+				Link: "/incidents" + query(link), Current: f.Get("status") == st})
+		}
+		return counts, nil
+	}
 }
