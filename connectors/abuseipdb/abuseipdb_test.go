@@ -3,7 +3,7 @@ package abuseipdb_test
 import (
 	"context"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"slices"
 	"strings"
 	"testing"
@@ -18,22 +18,8 @@ import (
 
 func connect(t *testing.T, p *peer, key string) *abuseipdb.Connector {
 	t.Helper()
-	v, ok := connectors.LookupVendor(abuseipdb.Type)
-	if !ok {
-		t.Fatal("abuseipdb is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: t.Name(), Type: abuseipdb.Type, Settings: map[string]string{"base_url": p.URL + "/api/v2"},
-		Secrets: map[string]string{"api_key": key}, HTTP: &http.Client{Timeout: 5 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(intel.Source); !ok {
-		t.Fatal("not an intel.Source")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a connectors.Tester")
-	}
-	return c.(*abuseipdb.Connector)
+	return vendortest.Build[*abuseipdb.Connector](t, connectors.Config{ID: t.Name(), Type: abuseipdb.Type, Settings: map[string]string{"base_url": p.URL + "/api/v2"},
+		Secrets: map[string]string{"api_key": key}})
 }
 
 func TestLookupMapsAbuseConfidence(t *testing.T) {

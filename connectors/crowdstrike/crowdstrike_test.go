@@ -3,10 +3,9 @@ package crowdstrike
 import (
 	"context"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
@@ -20,24 +19,9 @@ const (
 
 func connect(t *testing.T, p *falconPeer, secret string) *Falcon {
 	t.Helper()
-	v, ok := connectors.LookupVendor(Type)
-	if !ok {
-		t.Fatal("crowdstrike is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: "cs-test", Type: Type,
+	return vendortest.Build[*Falcon](t, connectors.Config{ID: "cs-test", Type: Type,
 		Settings: map[string]string{"base_url": p.srv.URL, "client_id": "client-1"},
-		Secrets:  map[string]string{"client_secret": secret},
-		HTTP:     &http.Client{Timeout: 5 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(connectors.EDR); !ok {
-		t.Fatal("not an EDR")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a Tester")
-	}
-	return c.(*Falcon)
+		Secrets:  map[string]string{"client_secret": secret}})
 }
 
 func TestContainAndLiftByHostnameAreIdempotent(t *testing.T) {

@@ -3,7 +3,7 @@ package entra
 import (
 	"context"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"reflect"
 	"strings"
 	"testing"
@@ -20,24 +20,9 @@ const (
 
 func connect(t *testing.T, p *graphPeer, secret string) *Directory {
 	t.Helper()
-	v, ok := connectors.LookupVendor(Type)
-	if !ok {
-		t.Fatal("entra is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: "entra-test", Type: Type,
+	return vendortest.Build[*Directory](t, connectors.Config{ID: "entra-test", Type: Type,
 		Settings: map[string]string{"graph_url": p.srv.URL, "login_url": p.srv.URL, "tenant_id": p.tenant, "client_id": "app-1"},
-		Secrets:  map[string]string{"client_secret": secret},
-		HTTP:     &http.Client{Timeout: 5 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(connectors.Identity); !ok {
-		t.Fatal("not an Identity connector")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a Tester")
-	}
-	return c.(*Directory)
+		Secrets:  map[string]string{"client_secret": secret}})
 }
 
 func pm(typ, id string) peerMethod {

@@ -3,7 +3,7 @@ package gmail_test
 import (
 	"context"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"slices"
 	"strings"
 	"testing"
@@ -22,23 +22,9 @@ const (
 
 func connect(t *testing.T, p *peer, keyFile string) *gmail.Connector {
 	t.Helper()
-	v, ok := connectors.LookupVendor(gmail.Type)
-	if !ok {
-		t.Fatal("gmail is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: "gws", Type: gmail.Type, HTTP: &http.Client{Timeout: 5 * time.Second},
+	return vendortest.Build[*gmail.Connector](t, connectors.Config{ID: "gws", Type: gmail.Type,
 		Settings: map[string]string{"mailboxes": alice + "," + bob, "api_url": p.URL + "/gmail/v1"},
 		Secrets:  map[string]string{"service_account_key": keyFile}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(connectors.EmailGateway); !ok {
-		t.Fatal("not a connectors.EmailGateway")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a connectors.Tester")
-	}
-	return c.(*gmail.Connector)
 }
 
 func TestQuarantineTrashesEveryCopyAndReleaseRestores(t *testing.T) {

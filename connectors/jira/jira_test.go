@@ -3,7 +3,7 @@ package jira_test
 import (
 	"context"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"strings"
 	"testing"
 	"time"
@@ -19,22 +19,8 @@ func connect(t *testing.T, p *peer, email, token string, settings map[string]str
 	for k, v := range settings {
 		s[k] = v
 	}
-	v, ok := connectors.LookupVendor(jira.Type)
-	if !ok {
-		t.Fatal("jira is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: "jira-test", Type: jira.Type, Settings: s,
-		Secrets: map[string]string{"api_token": token}, HTTP: &http.Client{Timeout: 5 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(connectors.Ticketing); !ok {
-		t.Fatal("not a connectors.Ticketing")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a connectors.Tester")
-	}
-	return c.(*jira.Connector)
+	return vendortest.Build[*jira.Connector](t, connectors.Config{ID: "jira-test", Type: jira.Type, Settings: s,
+		Secrets: map[string]string{"api_token": token}})
 }
 
 func TestCreateTicketFilesAnADFIssueWithMappedPriority(t *testing.T) {

@@ -3,7 +3,7 @@ package mde
 import (
 	"context"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"strings"
 	"testing"
 	"time"
@@ -16,24 +16,9 @@ const machineWS01 = "1e5bc9d7e413ddd7902c2932e418702b84d0cc07"
 
 func connect(t *testing.T, p *defenderPeer, secret string) *Defender {
 	t.Helper()
-	v, ok := connectors.LookupVendor(Type)
-	if !ok {
-		t.Fatal("mde is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: "mde-test", Type: Type,
+	return vendortest.Build[*Defender](t, connectors.Config{ID: "mde-test", Type: Type,
 		Settings: map[string]string{"base_url": p.srv.URL, "login_url": p.srv.URL, "tenant_id": p.tenant, "client_id": "app-1"},
-		Secrets:  map[string]string{"client_secret": secret},
-		HTTP:     &http.Client{Timeout: 5 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(connectors.EDR); !ok {
-		t.Fatal("not an EDR")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a Tester")
-	}
-	return c.(*Defender)
+		Secrets:  map[string]string{"client_secret": secret}})
 }
 
 func TestIsolateAndReleaseAreIdempotent(t *testing.T) {

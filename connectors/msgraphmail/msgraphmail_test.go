@@ -3,7 +3,7 @@ package msgraphmail_test
 import (
 	"context"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"strings"
 	"testing"
 	"time"
@@ -21,24 +21,10 @@ const (
 
 func connect(t *testing.T, p *peer, client, secret string) *msgraphmail.Connector {
 	t.Helper()
-	v, ok := connectors.LookupVendor(msgraphmail.Type)
-	if !ok {
-		t.Fatal("msgraphmail is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: "m365", Type: msgraphmail.Type, HTTP: &http.Client{Timeout: 5 * time.Second},
+	return vendortest.Build[*msgraphmail.Connector](t, connectors.Config{ID: "m365", Type: msgraphmail.Type,
 		Settings: map[string]string{"tenant_id": tenant, "client_id": client, "mailboxes": alice + ", " + bob,
 			"graph_url": p.URL + "/v1.0", "authority_url": p.URL},
 		Secrets: map[string]string{"client_secret": secret}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(connectors.EmailGateway); !ok {
-		t.Fatal("not a connectors.EmailGateway")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a connectors.Tester")
-	}
-	return c.(*msgraphmail.Connector)
 }
 
 func TestQuarantineMovesEveryCopyAndReleaseRestoresThem(t *testing.T) {

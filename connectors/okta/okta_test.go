@@ -3,11 +3,10 @@ package okta
 import (
 	"context"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
@@ -20,24 +19,9 @@ const (
 
 func connect(t *testing.T, p *orgPeer, token string) *Org {
 	t.Helper()
-	v, ok := connectors.LookupVendor(Type)
-	if !ok {
-		t.Fatal("okta is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: "okta-test", Type: Type,
+	return vendortest.Build[*Org](t, connectors.Config{ID: "okta-test", Type: Type,
 		Settings: map[string]string{"base_url": p.srv.URL},
-		Secrets:  map[string]string{"api_token": token},
-		HTTP:     &http.Client{Timeout: 5 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(connectors.Identity); !ok {
-		t.Fatal("not an Identity connector")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a Tester")
-	}
-	return c.(*Org)
+		Secrets:  map[string]string{"api_token": token}})
 }
 
 func TestSuspendAndUnsuspendAreIdempotent(t *testing.T) {

@@ -3,7 +3,7 @@ package sentinelone
 import (
 	"context"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"strings"
 	"testing"
 	"time"
@@ -16,24 +16,9 @@ const agentWS01 = "1463801667584541849"
 
 func connect(t *testing.T, p *consolePeer, token string) *Singularity {
 	t.Helper()
-	v, ok := connectors.LookupVendor(Type)
-	if !ok {
-		t.Fatal("sentinelone is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: "s1-test", Type: Type,
+	return vendortest.Build[*Singularity](t, connectors.Config{ID: "s1-test", Type: Type,
 		Settings: map[string]string{"base_url": p.srv.URL},
-		Secrets:  map[string]string{"api_token": token},
-		HTTP:     &http.Client{Timeout: 5 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(connectors.EDR); !ok {
-		t.Fatal("not an EDR")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a Tester")
-	}
-	return c.(*Singularity)
+		Secrets:  map[string]string{"api_token": token}})
 }
 
 func TestDisconnectAndReconnectAreIdempotent(t *testing.T) {

@@ -3,7 +3,7 @@ package servicenow_test
 import (
 	"context"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"strings"
 	"testing"
 	"time"
@@ -19,22 +19,7 @@ func connect(t *testing.T, p *peer, settings, secrets map[string]string) *servic
 	for k, v := range settings {
 		s[k] = v
 	}
-	v, ok := connectors.LookupVendor(servicenow.Type)
-	if !ok {
-		t.Fatal("servicenow is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: "sn", Type: servicenow.Type, Settings: s, Secrets: secrets,
-		HTTP: &http.Client{Timeout: 5 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(connectors.Ticketing); !ok {
-		t.Fatal("not a connectors.Ticketing")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a connectors.Tester")
-	}
-	return c.(*servicenow.Connector)
+	return vendortest.Build[*servicenow.Connector](t, connectors.Config{ID: "sn", Type: servicenow.Type, Settings: s, Secrets: secrets})
 }
 
 func basic(t *testing.T, p *peer, user, pass string) *servicenow.Connector {

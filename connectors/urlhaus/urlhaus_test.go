@@ -3,7 +3,7 @@ package urlhaus_test
 import (
 	"context"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"slices"
 	"strings"
 	"testing"
@@ -18,22 +18,8 @@ import (
 
 func connect(t *testing.T, p *peer, key string) *urlhaus.Connector {
 	t.Helper()
-	v, ok := connectors.LookupVendor(urlhaus.Type)
-	if !ok {
-		t.Fatal("urlhaus is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: "uh", Type: urlhaus.Type, Settings: map[string]string{"base_url": p.URL + "/v1"},
-		Secrets: map[string]string{"auth_key": key}, HTTP: &http.Client{Timeout: 5 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(intel.Source); !ok {
-		t.Fatal("not an intel.Source")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a connectors.Tester")
-	}
-	return c.(*urlhaus.Connector)
+	return vendortest.Build[*urlhaus.Connector](t, connectors.Config{ID: "uh", Type: urlhaus.Type, Settings: map[string]string{"base_url": p.URL + "/v1"},
+		Secrets: map[string]string{"auth_key": key}})
 }
 
 func TestLookupRatesListings(t *testing.T) {

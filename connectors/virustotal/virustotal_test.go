@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"net/http"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"slices"
 	"strings"
 	"testing"
@@ -19,22 +19,8 @@ import (
 
 func connect(t *testing.T, p *peer, key string, limit func(context.Context, string, int) error) *virustotal.Connector {
 	t.Helper()
-	v, ok := connectors.LookupVendor(virustotal.Type)
-	if !ok {
-		t.Fatal("virustotal is not registered")
-	}
-	c, err := v.New(connectors.Config{ID: "vt", Type: virustotal.Type, Settings: map[string]string{"base_url": p.URL + "/api/v3"},
-		Secrets: map[string]string{"api_key": key}, HTTP: &http.Client{Timeout: 5 * time.Second}, Limit: limit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(intel.Source); !ok {
-		t.Fatal("not an intel.Source")
-	}
-	if _, ok := c.(connectors.Tester); !ok {
-		t.Fatal("not a connectors.Tester")
-	}
-	return c.(*virustotal.Connector)
+	return vendortest.Build[*virustotal.Connector](t, connectors.Config{ID: "vt", Type: virustotal.Type, Settings: map[string]string{"base_url": p.URL + "/api/v3"},
+		Secrets: map[string]string{"api_key": key}, Limit: limit})
 }
 
 func TestLookupRatesEachIndicatorType(t *testing.T) {
