@@ -119,11 +119,3 @@ func (b MailboxBlocker) Blocked(ctx context.Context, sender string) (bool, error
 	}
 	return false, nil
 }
-
-// MessageResult is the Result of a message operation (quarantine, release)
-// applied to copies copies of messageID, stamped now in timeField.
-func MessageResult(msg, messageID, status, timeField string, copies int) Result {
-	return Result{Success: true, Message: msg, Output: map[string]any{
-		"message_id": messageID, "status": status, "copies": copies, timeField: time.Now().UTC().Format(time.RFC3339),
-	}}
-}

@@ -108,10 +108,7 @@ func (f *Falcon) Isolate(ctx context.Context, key, hostID, reason string) (conne
 		}
 		d.Status, msg = statusContainPending, "host "+d.Hostname+" containment requested"
 	}
-	return connectors.Result{Success: true, Message: msg, Output: map[string]any{
-		"isolation_id": d.DeviceID, "host_id": d.DeviceID, "hostname": d.Hostname,
-		"isolated_at": now(), "status": connectors.HostIsolated, "vendor_status": d.Status,
-	}}, nil
+	return connectors.IsolationResult(msg, d.DeviceID, d.DeviceID, d.Hostname, time.Now(), d.Status), nil
 }
 
 // Unisolate lifts containment. A host that is not contained is left alone
@@ -129,10 +126,7 @@ func (f *Falcon) Unisolate(ctx context.Context, key, hostID, reason string) (con
 		}
 		d.Status, msg = statusLiftPending, "host "+d.Hostname+" containment lift requested"
 	}
-	return connectors.Result{Success: true, Message: msg, Output: map[string]any{
-		"host_id": d.DeviceID, "hostname": d.Hostname, "unisolated_at": now(),
-		"status": connectors.HostActive, "vendor_status": d.Status,
-	}}, nil
+	return connectors.ReleaseResult(msg, d.DeviceID, d.Hostname, time.Now(), d.Status), nil
 }
 
 // act performs a device action (contain, lift_containment) on one device.
@@ -147,5 +141,3 @@ func (f *Falcon) act(ctx context.Context, action, aid string) error {
 	}
 	return firstError(out.Errors)
 }
-
-func now() string { return time.Now().UTC().Format(time.RFC3339) }

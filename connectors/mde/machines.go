@@ -169,11 +169,7 @@ func (d *Defender) Isolate(ctx context.Context, key, hostID, reason string) (con
 		}
 		msg = "isolation of " + m.ComputerDNSName + " requested"
 	}
-	return connectors.Result{Success: true, Message: msg, Output: map[string]any{
-		"isolation_id": a.ID, "host_id": m.ID, "hostname": m.ComputerDNSName,
-		"isolated_at": a.CreationDateTimeUtc.UTC().Format(time.RFC3339), "status": connectors.HostIsolated,
-		"vendor_status": a.Status,
-	}}, nil
+	return connectors.IsolationResult(msg, a.ID, m.ID, m.ComputerDNSName, a.CreationDateTimeUtc, a.Status), nil
 }
 
 // Unisolate releases a machine from isolation. A machine that is not
@@ -196,11 +192,11 @@ func (d *Defender) Unisolate(ctx context.Context, key, hostID, reason string) (c
 		}
 		msg = "release of " + m.ComputerDNSName + " requested"
 	}
-	out := map[string]any{"host_id": m.ID, "hostname": m.ComputerDNSName, "status": connectors.HostActive}
+	var at time.Time
 	if a.ID != "" {
-		out["unisolated_at"], out["vendor_status"] = a.CreationDateTimeUtc.UTC().Format(time.RFC3339), a.Status
+		at = a.CreationDateTimeUtc
 	}
-	return connectors.Result{Success: true, Message: msg, Output: out}, nil
+	return connectors.ReleaseResult(msg, m.ID, m.ComputerDNSName, at, a.Status), nil
 }
 
 func (d *Defender) machineWithActions(ctx context.Context, hostID string) (machine, []machineAction, error) {

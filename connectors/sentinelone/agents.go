@@ -96,10 +96,7 @@ func (s *Singularity) Isolate(ctx context.Context, key, hostID, reason string) (
 		}
 		a.NetworkStatus, msg = netDisconnecting, "endpoint "+a.ComputerName+" disconnect from the network requested"
 	}
-	return connectors.Result{Success: true, Message: msg, Output: map[string]any{
-		"isolation_id": a.ID, "host_id": a.ID, "hostname": a.ComputerName, "isolated_at": now(),
-		"status": connectors.HostIsolated, "vendor_status": a.NetworkStatus,
-	}}, nil
+	return connectors.IsolationResult(msg, a.ID, a.ID, a.ComputerName, time.Now(), a.NetworkStatus), nil
 }
 
 // Unisolate reconnects an endpoint. One that is not disconnected is left
@@ -117,10 +114,5 @@ func (s *Singularity) Unisolate(ctx context.Context, key, hostID, reason string)
 		}
 		a.NetworkStatus, msg = netConnecting, "endpoint "+a.ComputerName+" reconnect requested"
 	}
-	return connectors.Result{Success: true, Message: msg, Output: map[string]any{
-		"host_id": a.ID, "hostname": a.ComputerName, "unisolated_at": now(),
-		"status": connectors.HostActive, "vendor_status": a.NetworkStatus,
-	}}, nil
+	return connectors.ReleaseResult(msg, a.ID, a.ComputerName, time.Now(), a.NetworkStatus), nil
 }
-
-func now() string { return time.Now().UTC().Format(time.RFC3339) }
