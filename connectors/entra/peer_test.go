@@ -2,6 +2,7 @@ package entra
 
 import (
 	"encoding/json"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -128,24 +129,8 @@ func (p *graphPeer) serve(w http.ResponseWriter, r *http.Request) {
 
 func (p *graphPeer) token(w http.ResponseWriter, r *http.Request) {
 	p.tokenCalls++
-	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if r.Method != http.MethodPost || ct != "application/x-www-form-urlencoded" || r.ParseForm() != nil ||
-		r.URL.Path != "/"+p.tenant+"/oauth2/v2.0/token" {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_request", "error_description": "AADSTS900144: malformed request"})
-		return
-	}
-	f := r.PostForm
-	if f.Get("grant_type") != "client_credentials" || f.Get("scope") != DefaultScope {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_scope", "error_description": "AADSTS70011: The provided value for the input parameter 'scope' is not valid."})
-		return
-	}
-	if f.Get("client_id") != "app-1" || f.Get("client_secret") != p.secret {
-		writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "invalid_client",
-			"error_description": "AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.",
-			"error_codes":       []int{7000215}})
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"token_type": "Bearer", "expires_in": 3599, "ext_expires_in": 3599, "access_token": peerToken})
+	vendortest.MicrosoftToken{Tenant: p.tenant, Scope: DefaultScope,
+		Secrets: map[string]string{"app-1": p.secret}, Tokens: map[string]string{"app-1": peerToken}}.Serve(w, r)
 }
 
 var (

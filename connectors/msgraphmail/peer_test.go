@@ -3,6 +3,7 @@ package msgraphmail_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -258,23 +259,7 @@ func (p *peer) move(w http.ResponseWriter, r *http.Request, upn string, box *mai
 }
 
 func (p *peer) token(w http.ResponseWriter, r *http.Request) {
-	_ = r.ParseForm()
-	id, secret, ok := r.BasicAuth()
-	if !ok {
-		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
-	}
-	if r.PostForm.Get("grant_type") != "client_credentials" || r.PostForm.Get("scope") != "https://graph.microsoft.com/.default" {
-		reply(w, 400, map[string]any{"error": "invalid_request", "error_description": "AADSTS900144: The request body must contain the following parameter: 'scope'."})
-		return
-	}
-	if (id != goodClient && id != readOnlyApp) || secret != goodSecret {
-		reply(w, 401, map[string]any{"error": "invalid_client", "error_codes": []int{7000215},
-			"error_description": "AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value."})
-		return
-	}
-	tok := fullToken
-	if id == readOnlyApp {
-		tok = readOnlyToken
-	}
-	reply(w, 200, map[string]any{"token_type": "Bearer", "expires_in": 3599, "ext_expires_in": 3599, "access_token": tok})
+	vendortest.MicrosoftToken{Tenant: tenant, Scope: "https://graph.microsoft.com/.default",
+		Secrets: map[string]string{goodClient: goodSecret, readOnlyApp: goodSecret},
+		Tokens:  map[string]string{goodClient: fullToken, readOnlyApp: readOnlyToken}}.Serve(w, r)
 }
