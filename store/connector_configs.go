@@ -75,6 +75,23 @@ func (s *Store) ListConnectorConfigs(ctx context.Context) ([]ConnectorConfig, er
 	return out, nil
 }
 
+// ConnectorStamp is a connector's id and last change: enough to tell
+// whether a built set is still current without reading settings and
+// sealed secrets.
+type ConnectorStamp struct {
+	ID        string
+	UpdatedAt time.Time
+}
+
+// ConnectorConfigStamps lists every connector's id and last change, by id.
+func (s *Store) ConnectorConfigStamps(ctx context.Context) ([]ConnectorStamp, error) {
+	var out []ConnectorStamp
+	if err := s.db.WithContext(ctx).Model(&ConnectorConfig{}).Select("id, updated_at").Order("id").Scan(&out).Error; err != nil {
+		return nil, fmt.Errorf("list connector stamps: %w", err)
+	}
+	return out, nil
+}
+
 // DeleteConnectorConfig removes a connector; an unknown id is ErrNotFound.
 func (s *Store) DeleteConnectorConfig(ctx context.Context, id string) error {
 	res := s.db.WithContext(ctx).Where("id = ?", id).Delete(&ConnectorConfig{})

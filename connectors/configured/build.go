@@ -47,17 +47,23 @@ func (s *Service) Set(ctx context.Context) (connectors.Set, error) {
 }
 
 // current returns the cached build, rebuilding it when the stored
-// configuration or the outbound policy changed.
+// configuration or the outbound policy changed. The check reads only the
+// connectors' ids and change times; settings and sealed secrets are read
+// when a rebuild is due.
 func (s *Service) current(ctx context.Context) (*built, error) {
-	rows, err := s.Store.ListConnectorConfigs(ctx)
+	stamps, err := s.Store.ConnectorConfigStamps(ctx)
 	if err != nil {
 		return nil, err
 	}
-	fp := s.fingerprint(ctx, rows)
+	fp := s.fingerprint(ctx, stamps)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cache != nil && s.cache.fingerprint == fp {
 		return s.cache, nil
+	}
+	rows, err := s.Store.ListConnectorConfigs(ctx)
+	if err != nil {
+		return nil, err
 	}
 	b := s.build(ctx, rows)
 	b.fingerprint = fp
@@ -65,9 +71,22 @@ func (s *Service) current(ctx context.Context) (*built, error) {
 	return b, nil
 }
 
-func (s *Service) fingerprint(ctx context.Context, rows []store.ConnectorConfig) string {
+// latest returns the last build without checking it is current, or a
+// checked one when there is none yet: for reads that accompany a lookup
+// which has just checked (the intel source's name and label).
+func (s *Service) latest(ctx context.Context) (*built, error) {
+	s.mu.Lock()
+	b := s.cache
+	s.mu.Unlock()
+	if b != nil {
+		return b, nil
+	}
+	return s.current(ctx)
+}
+
+func (s *Service) fingerprint(ctx context.Context, stamps []store.ConnectorStamp) string {
 	var sb strings.Builder
-	for _, r := range rows {
+	for _, r := range stamps {
 		fmt.Fprintf(&sb, "%s@%d;", r.ID, r.UpdatedAt.UnixNano())
 	}
 	if s.Policy != nil {

@@ -19,7 +19,7 @@ type intelSource struct{ s *Service }
 
 // Name implements intel.Source; answers carry their provider's own name.
 func (i intelSource) Name() string {
-	b, err := i.s.current(context.Background())
+	b, err := i.s.latest(context.Background())
 	if err != nil {
 		return "threat-intel"
 	}
@@ -32,7 +32,7 @@ func (i intelSource) Name() string {
 
 // Simulated implements intel.Source: true only when every source is.
 func (i intelSource) Simulated() bool {
-	b, err := i.s.current(context.Background())
+	b, err := i.s.latest(context.Background())
 	if err != nil {
 		return false
 	}
