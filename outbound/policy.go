@@ -7,6 +7,7 @@ package outbound
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -50,6 +51,22 @@ func (o Policy) RequestHostAllowed(hostport string) bool {
 	return false
 }
 
+// ErrRefused matches every refusal of the policy: a call it refuses will
+// be refused again, so callers treat it as permanent rather than retrying.
+var ErrRefused = errors.New("refused by the outbound policy")
+
+// refusal carries its own message and matches ErrRefused.
+type refusal struct{ msg string }
+
+func (r *refusal) Error() string        { return r.msg }
+func (r *refusal) Is(target error) bool { return target == ErrRefused }
+
+// Refusedf formats a refusal: an error that matches ErrRefused, for
+// callers that enforce more of the policy themselves (redirect rules).
+func Refusedf(format string, args ...any) error {
+	return &refusal{msg: fmt.Sprintf(format, args...)}
+}
+
 // metadataAddrs are cloud metadata endpoints, reachable only when listed
 // exactly in AllowHosts.
 var metadataAddrs = []netip.Addr{
@@ -60,16 +77,16 @@ var metadataAddrs = []netip.Addr{
 func (o Policy) CheckURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
-		return fmt.Errorf("%q is not an absolute URL", raw)
+		return Refusedf("%q is not an absolute URL", raw)
 	}
 	switch u.Scheme {
 	case "https":
 	case "http":
 		if !o.AllowHTTP && !o.hostListed(u.Host) {
-			return fmt.Errorf("only https URLs may be called (setting outbound.allow_http)")
+			return Refusedf("only https URLs may be called (setting outbound.allow_http)")
 		}
 	default:
-		return fmt.Errorf("scheme %q is not allowed", u.Scheme)
+		return Refusedf("scheme %q is not allowed", u.Scheme)
 	}
 	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil {
 		return o.checkAddr(u.Host, ip)
@@ -90,14 +107,14 @@ func (o Policy) checkAddr(hostport string, ip netip.Addr) error {
 	ip = ip.Unmap()
 	if slices.Contains(metadataAddrs, ip) {
 		if !slices.Contains(o.AllowHosts, ip.String()) && !slices.Contains(o.AllowHosts, hostport) {
-			return fmt.Errorf("address %s is a cloud metadata endpoint", ip)
+			return Refusedf("address %s is a cloud metadata endpoint", ip)
 		}
 		return nil
 	}
 	internal := ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsPrivate() ||
 		ip.IsUnspecified() || ip.IsMulticast()
 	if internal && !o.hostListed(hostport) {
-		return fmt.Errorf("address %s is internal; an admin may allow its host in setting outbound.allow_hosts", ip)
+		return Refusedf("address %s is internal; an admin may allow its host in setting outbound.allow_hosts", ip)
 	}
 	return nil
 }
@@ -127,7 +144,7 @@ func (o Policy) Client(timeout time.Duration) *http.Client {
 	tr.DialContext = o.DialContext
 	return &http.Client{Timeout: timeout, Transport: tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 3 {
-			return fmt.Errorf("too many redirects")
+			return Refusedf("too many redirects")
 		}
 		return o.CheckURL(req.URL.String())
 	}}

@@ -154,10 +154,10 @@ func (e *Executor) build(ctx context.Context, key string, req request) (*http.Re
 func sameHost(original *url.URL, policy outbound.Policy) func(*http.Request, []*http.Request) error {
 	return func(next *http.Request, via []*http.Request) error {
 		if len(via) >= 3 {
-			return errors.New("too many redirects")
+			return outbound.Refusedf("too many redirects")
 		}
 		if !strings.EqualFold(next.URL.Host, original.Host) || next.URL.Scheme != original.Scheme {
-			return fmt.Errorf("redirect to %s://%s refused: only redirects within %s are followed",
+			return outbound.Refusedf("redirect to %s://%s refused: only redirects within %s are followed",
 				next.URL.Scheme, next.URL.Host, original.Host)
 		}
 		return policy.CheckURL(next.URL.String())
@@ -174,9 +174,7 @@ func describeFailure(req request, err error) error {
 		msg = uerr.Err.Error()
 	}
 	where := req.method + " " + req.target.Scheme + "://" + req.target.Host + req.target.Path
-	if strings.Contains(msg, "refused:") || strings.Contains(msg, "is internal") ||
-		strings.Contains(msg, "metadata endpoint") || strings.Contains(msg, "too many redirects") ||
-		strings.Contains(msg, "only https") {
+	if errors.Is(err, outbound.ErrRefused) {
 		return connectors.Permanentf("%s: %s", where, msg)
 	}
 	return fmt.Errorf("%s: %s", where, msg)

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vigil-soc/vigil/outbound"
 	"io"
 	"net/http"
 	"net/url"
@@ -141,7 +142,9 @@ func (c *Client) once(ctx context.Context, r Request, body []byte, contentType s
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return nil, &Error{Vendor: c.Vendor, Kind: ErrNetwork, Detail: networkDetail(err)}
+		// A call the outbound policy refuses is refused on every try.
+		return nil, &Error{Vendor: c.Vendor, Kind: ErrNetwork, Detail: networkDetail(err),
+			Permanent: errors.Is(err, outbound.ErrRefused)}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody()+1))

@@ -92,7 +92,7 @@ type Options struct {
 
 // ErrRefused marks a call the outbound policy does not allow; retrying
 // cannot help until an admin changes the policy.
-var ErrRefused = errors.New("outbound policy")
+var ErrRefused = outbound.ErrRefused
 
 func (o Options) outbound(ctx context.Context) outbound.Policy {
 	if o.Outbound == nil {
