@@ -313,5 +313,11 @@ func TestConnectorHealthReportsTheSimulatedSet(t *testing.T) {
 		if m["status"] != "healthy" || m["simulated"] != true || m["name"] == "" || m["type"] == "" {
 			t.Fatalf("connector health entry: %v", m)
 		}
+		// Every name the list shows can be tested by that name.
+		test := call(t, http.MethodPost, "/api/connectors/"+m["name"].(string)+"/test", keyFor(t, store.RoleAdmin), nil)
+		expectStatus(t, test, http.StatusOK)
+		if test.Body["name"] != m["name"] || test.Body["status"] != "healthy" {
+			t.Fatalf("test of %s: %s", m["name"], test.Raw)
+		}
 	}
 }
