@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/vigil-soc/vigil/hunt/library"
@@ -197,6 +198,22 @@ func (in *installer) install(ctx context.Context, r Ready) (Outcome, error) {
 	if err != nil {
 		return o, err
 	}
+	if owner == nil || owner.PackageName != in.p.Manifest.Name {
+		// An earlier import of this package may have installed the item
+		// under a "-imported-<n>" name, its own being taken: that copy is
+		// the package's, to update or keep like any item it owns.
+		copied, ok, err := in.renamedCopy(ctx, it)
+		if err != nil {
+			return o, err
+		}
+		if ok {
+			if it, err = withName(it, copied.ItemName); err != nil {
+				return o, err
+			}
+			targetID, owner, builtin, r.Hash = copied.TargetID, &copied, false, Hash(it)
+			o.TargetID = targetID
+		}
+	}
 	if in.opts.Builtin && owner == nil {
 		// Built-in content that predates the package: adopted when it is
 		// as shipped, left alone when changed here.
@@ -325,6 +342,23 @@ func (in *installer) write(ctx context.Context, o Outcome, it Item, targetID, ac
 func (in *installer) own(ctx context.Context, it Item, targetID, hash string) error {
 	return in.st.PutPackageItem(ctx, &store.PackageItem{PackageName: in.p.Manifest.Name, ItemType: it.Type,
 		TargetID: targetID, ItemName: it.Key(), PackageVersion: in.p.Manifest.Version, ContentHash: hash})
+}
+
+// renamedCopy finds the item an earlier import of this package installed
+// under "<name>-imported-<n>" because the item's own name was taken.
+func (in *installer) renamedCopy(ctx context.Context, it Item) (store.PackageItem, bool, error) {
+	items, err := in.st.PackageItems(ctx, in.p.Manifest.Name)
+	if err != nil {
+		return store.PackageItem{}, false, err
+	}
+	prefix := strings.ToLower(it.Key()) + "-imported-"
+	for _, pi := range items {
+		n, ok := strings.CutPrefix(strings.ToLower(pi.ItemName), prefix)
+		if _, err := strconv.Atoi(n); ok && err == nil && pi.ItemType == it.Type {
+			return pi, true, nil
+		}
+	}
+	return store.PackageItem{}, false, nil
 }
 
 // dropStale handles what the previous version installed and this one no

@@ -132,6 +132,22 @@ func TestConflictModes(t *testing.T) {
 				if _, err := st.KnowledgeByTitle(ctx, "Ransomware runbook-imported-2"); err != nil {
 					t.Fatalf("renamed copy: %v", err)
 				}
+				// Importing the package again (default skip) keeps its
+				// renamed copy as the package's item: nothing is dropped
+				// and no third copy appears.
+				again := install(t, st, samplePackage("1.0.0"), content.ConflictSkip)
+				if len(again.Previous) != 0 {
+					t.Fatalf("re-import dropped %+v", again.Previous)
+				}
+				if _, err := st.KnowledgeByTitle(ctx, "Ransomware runbook-imported-2"); err != nil {
+					t.Fatalf("renamed copy after re-import: %v", err)
+				}
+				if got := actions(again)["knowledge:Ransomware runbook"]; got != content.ActionUnchanged {
+					t.Fatalf("re-import action %q (%+v)", got, again.Items)
+				}
+				if _, err := st.KnowledgeByTitle(ctx, "Ransomware runbook-imported-3"); err == nil {
+					t.Fatal("re-import made another copy")
+				}
 			}
 		})
 	}
