@@ -62,9 +62,9 @@ func viewHunt(h *store.Hunt) huntView {
 		CreatedAt: h.CreatedAt.UTC(), UpdatedAt: h.UpdatedAt.UTC()}
 }
 
-func orEmpty(v []string) []string {
+func orEmpty[T any](v []T) []T {
 	if v == nil {
-		return []string{}
+		return []T{}
 	}
 	return v
 }

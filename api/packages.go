@@ -197,13 +197,6 @@ func (s *server) importPackage(c *gin.Context) (reply, error) {
 		}
 	}
 	return ok(gin.H{"imported": res.Imported, "skipped": res.Skipped, "errors": res.Errors, "warnings": rep.Warnings,
-		"items": res.Items, "previous": orEmptyOutcomes(res.Previous), "upgraded_from": res.Upgraded,
+		"items": res.Items, "previous": orEmpty(res.Previous), "upgraded_from": res.Upgraded,
 		"package": gin.H{"name": p.Manifest.Name, "version": p.Manifest.Version}, "dry_run": req.DryRun}), nil
-}
-
-func orEmptyOutcomes(o []content.Outcome) []content.Outcome {
-	if o == nil {
-		return []content.Outcome{}
-	}
-	return o
 }

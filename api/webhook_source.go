@@ -42,7 +42,7 @@ func checkSourceAuth(bad map[string]string, req *webhookSourceRequest) sourceAut
 	if a.mode == store.AuthBasic {
 		a.username = strings.TrimSpace(req.BasicUsername)
 		if a.username == "" {
-			a.username = strings.TrimSpace(deref(req.Source))
+			a.username = strings.TrimSpace(derefOr(req.Source))
 		}
 		if strings.Contains(a.username, ":") || len(a.username) > 64 {
 			bad["basic_username"] = "must be at most 64 characters without ':'"
@@ -79,13 +79,6 @@ func checkMapping(bad map[string]string, format string, spec *intake.MappingSpec
 		}
 	}
 	return out
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 // keepOrIssueToken gives a source of a token mode its token: the one it

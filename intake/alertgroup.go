@@ -4,7 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -147,7 +148,7 @@ func parseGroupedAlert(r reader, kind groupKind) (Alert, any, error) {
 
 // labelFingerprint names an alert by its sorted label set.
 func labelFingerprint(labels map[string]any) string {
-	keys := sortedKeys(labels)
+	keys := slices.Sorted(maps.Keys(labels))
 	h := sha256.New()
 	for _, k := range keys {
 		fmt.Fprintf(h, "%s\xff%v\xff", k, labels[k])
@@ -159,7 +160,7 @@ func labelFingerprint(labels map[string]any) string {
 // description; the alert name is already the title.
 func labelLine(labels map[string]any) string {
 	var parts []string
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		if k == "alertname" {
 			continue
 		}
@@ -179,13 +180,4 @@ func linkLine(label, url string) string {
 		return ""
 	}
 	return label + ": " + cleanLine(url)
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
