@@ -167,13 +167,25 @@ ORDER BY rank DESC, id LIMIT ?`, strings.Join(quoted, " "), limit).Scan(&rows).E
 	if err != nil {
 		return nil, fmt.Errorf("search knowledge: %w", err)
 	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	var arts []KnowledgeArticle
+	if len(ids) > 0 {
+		if err := s.db.WithContext(ctx).Where("id IN ?", ids).Find(&arts).Error; err != nil {
+			return nil, fmt.Errorf("search knowledge: %w", err)
+		}
+	}
+	byID := make(map[string]KnowledgeArticle, len(arts))
+	for _, a := range arts {
+		byID[a.ID] = a
+	}
 	out := make([]KnowledgeHit, 0, len(rows))
 	for _, r := range rows {
-		a, err := s.GetKnowledge(ctx, r.ID)
-		if err != nil {
-			continue
+		if a, ok := byID[r.ID]; ok { // deleted since the ranking read
+			out = append(out, KnowledgeHit{KnowledgeArticle: a, Rank: r.Rank, Snippet: r.Snippet})
 		}
-		out = append(out, KnowledgeHit{KnowledgeArticle: *a, Rank: r.Rank, Snippet: r.Snippet})
 	}
 	return out, nil
 }
