@@ -108,7 +108,7 @@ func (s *server) receive(c *gin.Context, pathToken string) (reply, error) {
 	}
 	src := cs.src
 	s.metrics.webhookReceived.WithLabelValues(source).Inc()
-	signed := src.AuthMode == store.AuthHMAC || src.AuthMode == ""
+	signed := src.Signed()
 	var mac []byte
 	sig, ts := c.GetHeader("X-Webhook-Signature"), c.GetHeader("X-Webhook-Timestamp")
 	if signed {

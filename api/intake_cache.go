@@ -62,7 +62,7 @@ func (s *server) cachedWebhookSource(ctx context.Context, name string) (cachedSo
 	case err != nil:
 		return e, err
 	default:
-		if src.AuthMode == store.AuthHMAC || src.AuthMode == "" {
+		if src.Signed() {
 			secret, err := s.opts.Secrets.Open(src.SecretEncrypted, secretContext)
 			if err != nil {
 				return cachedSource{src: src}, &secretError{err}

@@ -9,7 +9,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/vigil-soc/vigil/secrets"
-	"github.com/vigil-soc/vigil/store"
 )
 
 // generatedSecretBytes is the entropy of a secret the service picks.
@@ -33,7 +32,7 @@ func (s *server) rotateWebhookSecret(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, orNotFound(err, "webhook source")
 	}
-	if src.AuthMode != store.AuthHMAC && src.AuthMode != "" {
+	if !src.Signed() {
 		return reply{}, validationError(map[string]string{"auth_mode": "this source authenticates with a token (" + src.AuthMode +
 			"); rotate it with POST /api/webhooks/" + source + "/rotate-token"})
 	}
@@ -95,7 +94,7 @@ func (s *server) rotateWebhookToken(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, orNotFound(err, "webhook source")
 	}
-	if src.AuthMode == store.AuthHMAC || src.AuthMode == "" {
+	if src.Signed() {
 		return reply{}, validationError(map[string]string{"auth_mode": "this source signs its deliveries; rotate its secret with POST /api/webhooks/" + source + "/rotate-secret"})
 	}
 	grace := defaultTokenGrace

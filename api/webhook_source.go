@@ -85,7 +85,7 @@ func checkMapping(bad map[string]string, format string, spec *intake.MappingSpec
 // had when it is re-registered in the same mode, else a new one, which it
 // returns to be shown once.
 func keepOrIssueToken(w, before *store.WebhookSource) string {
-	if w.AuthMode == store.AuthHMAC {
+	if w.Signed() {
 		return ""
 	}
 	if before != nil && before.AuthMode == w.AuthMode && before.TokenHash != "" {

@@ -85,7 +85,7 @@ func webhookView(w *store.WebhookSource) webhookSourceView {
 	}
 	v := webhookSourceView{Source: w.Source, AutoTriage: w.AutoTriage, Playbook: w.Playbook,
 		SeverityMapping: m, SecretSet: w.SecretEncrypted != "", IntakePath: "/api/webhooks/" + w.Source,
-		Format: cmp.Or(w.Format, intake.SourceAuto), AuthMode: cmp.Or(w.AuthMode, store.AuthHMAC),
+		Format: cmp.Or(w.Format, intake.SourceAuto), AuthMode: w.AuthMode,
 		ResolveIncidents: w.ResolveIncidents, BasicUsername: w.BasicUsername, TokenSet: w.TokenHash != "",
 		CreatedAt: w.CreatedAt.UTC(), UpdatedAt: w.UpdatedAt.UTC()}
 	if v.AuthMode == store.AuthURLToken {

@@ -31,7 +31,7 @@ type WebhookSource struct {
 	SeverityMapping JSON[map[string]string]
 	// Format says how deliveries are read (intake.SourceFormats).
 	Format string
-	// AuthMode is one of AuthModes.
+	// AuthMode is one of AuthModes; never empty once stored.
 	AuthMode string
 	// Mapping holds the expressions of a custom source.
 	Mapping JSON[map[string]string]
@@ -161,3 +161,7 @@ func (s *Store) SetWebhookToken(ctx context.Context, source, tokenHash string, g
 		return nil
 	})
 }
+
+// Signed reports whether deliveries to the source carry the HMAC
+// signature headers rather than a token.
+func (w *WebhookSource) Signed() bool { return w.AuthMode == AuthHMAC }
