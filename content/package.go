@@ -8,6 +8,7 @@ package content
 
 import (
 	"encoding/json"
+	"github.com/vigil-soc/vigil/hunt/datasource"
 
 	"github.com/vigil-soc/vigil/store"
 )
@@ -42,8 +43,9 @@ const (
 	TypeQuery     = store.ItemQuery
 )
 
-// QueryTypes are the query type identifiers a query item may name.
-var QueryTypes = []string{"siem_search", "search_index", "sql", "log_analytics", "custom"}
+// QueryTypes are the query type identifiers a query item may name: the
+// data source kinds that run queries.
+var QueryTypes = datasource.Kinds
 
 // Package is a content package: its manifest, its items and, optionally,
 // a signature over both.

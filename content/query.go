@@ -2,6 +2,7 @@ package content
 
 import (
 	"fmt"
+	"github.com/vigil-soc/vigil/hunt"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,7 +15,7 @@ import (
 var queryName = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,99}$`)
 
 // Severities a query may report findings at.
-var Severities = []string{"low", "medium", "high", "critical"}
+var Severities = hunt.Severities
 
 // queryItem checks a query item and fills what it leaves empty.
 func (v *validator) queryItem(i int, it *Item) {
