@@ -67,13 +67,7 @@ func (a *Activities) ExtractIndicators(ctx context.Context, incidentID string) (
 	if err != nil {
 		return Evidence{}, permanentIfNotFound(fmt.Errorf("load incident %s: %w", incidentID, err))
 	}
-	view := triage.Incident{
-		IncidentType: inc.IncidentType,
-		Severity:     inc.Severity,
-		Source:       inc.Source,
-		RawData:      inc.RawData.V,
-	}
-	return Evidence{Incident: view, Indicators: triage.ExtractIndicators(view.RawData)}, nil
+	return evidenceOf(inc), nil
 }
 
 // EnrichIndicators looks the indicators up in threat intelligence. Lookups
@@ -109,10 +103,19 @@ func (a *Activities) RecordVerdict(ctx context.Context, triageID string, ind tri
 // RecordVerdictWithIntel is RecordVerdict that also keeps the intel the
 // analysis saw.
 func (a *Activities) RecordVerdictWithIntel(ctx context.Context, triageID string, ev Evidence, an triage.Analysis) (TriageRecord, error) {
+	t, err := a.completeTriage(ctx, triageID, ev, an)
+	if err != nil {
+		return TriageRecord{}, err
+	}
+	return TriageRecord{TriageID: t.ID, DurationMS: t.DurationMS}, nil
+}
+
+// completeTriage stores an analysis on its triage record and the incident.
+func (a *Activities) completeTriage(ctx context.Context, triageID string, ev Evidence, an triage.Analysis) (*store.Triage, error) {
 	ind := ev.Indicators
 	reps, err := asMaps(ev.Incident.Intel)
 	if err != nil {
-		return TriageRecord{}, err
+		return nil, err
 	}
 	t, err := a.Store.CompleteTriage(ctx, triageID, store.TriageOutcome{
 		Verdict: store.Verdict{
@@ -129,9 +132,9 @@ func (a *Activities) RecordVerdictWithIntel(ctx context.Context, triageID string
 		Analyzer: an.Analyzer, Model: an.Model, FallbackReason: an.FallbackReason, Intel: reps,
 	})
 	if err != nil {
-		return TriageRecord{}, permanentIfNotFound(err)
+		return nil, permanentIfNotFound(err)
 	}
-	return TriageRecord{TriageID: t.ID, DurationMS: t.DurationMS}, nil
+	return t, nil
 }
 
 // FailTriage records why a triage run ended without a verdict.

@@ -50,6 +50,13 @@ func (a *Activities) PrepareRecommendedActions(ctx context.Context, incidentID, 
 	if err != nil {
 		return nil, permanentIfNotFound(err)
 	}
+	return a.prepareRecommended(ctx, inc, tr)
+}
+
+// prepareRecommended is PrepareRecommendedActions on an incident and a
+// completed triage run already loaded.
+func (a *Activities) prepareRecommended(ctx context.Context, inc *store.Incident, tr *store.Triage) ([]RecommendedAction, error) {
+	triageID := tr.ID
 	var out []RecommendedAction
 	for _, name := range tr.RecommendedActions.V {
 		typ, ok := actions.Lookup(name)

@@ -42,6 +42,11 @@ func (s Start) Options() client.StartWorkflowOptions {
 		StaticSummary: s.Summary, StaticDetails: s.Details,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		TypedSearchAttributes: temporal.NewSearchAttributes(s.Attrs...),
+		// When the starting process also runs a worker on the queue
+		// (vigil serve), the run's first workflow task comes back with the
+		// start instead of through a poll; otherwise the start is an
+		// ordinary one.
+		EnableEagerStart: true,
 	}
 }
 

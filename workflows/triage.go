@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -66,6 +65,11 @@ func Triage(ctx workflow.Context, in TriageInput) (TriageResult, error) {
 }
 
 func runTriage(ctx workflow.Context, in TriageInput, view bool) (TriageResult, error) {
+	// Runs started before the quick steps became one local activity keep
+	// their original path of one activity per step.
+	if workflow.GetVersion(ctx, changeTriageInProcess, workflow.DefaultVersion, 1) == 1 {
+		return runTriageInProcess(ctx, in, view)
+	}
 	var ev activities.Evidence
 	if err := workflow.ExecuteActivity(summarised(ctx, view, "extract indicators"), activityRef.ExtractIndicators, in.IncidentID).Get(ctx, &ev); err != nil {
 		return TriageResult{}, err
@@ -121,13 +125,7 @@ func requestRecommendedActions(ctx workflow.Context, in TriageInput, view bool) 
 	}
 	ids := make([]string, 0, len(recs))
 	for _, r := range recs {
-		attrs := append([]temporal.SearchAttributeUpdate{SearchActionType.ValueSet(r.ActionType)},
-			IncidentAttrs(r.IncidentNumber, r.Severity, r.IncidentType)...)
-		opts := Start{ID: ActionWorkflowID(r.ActionID), Summary: r.Summary, Details: r.Details, Attrs: attrs}.ChildOptions(view)
-		opts.ParentClosePolicy = enumspb.PARENT_CLOSE_POLICY_ABANDON
-		cctx := workflow.WithChildOptions(ctx, opts)
-		child := workflow.ExecuteChildWorkflow(cctx, Action, ActionInput{ActionID: r.ActionID})
-		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		if err := startRecommendedAction(ctx, r, view).Get(ctx, nil); err != nil {
 			workflow.GetLogger(ctx).Warn("recommended action not started", "action_id", r.ActionID, "error", err)
 			continue
 		}

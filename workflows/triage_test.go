@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/vigil-soc/vigil/activities"
 	"github.com/vigil-soc/vigil/internal/testenv"
@@ -15,11 +16,14 @@ import (
 	"github.com/vigil-soc/vigil/workflows"
 )
 
+// TestTriageWorkflowRunsStepsInOrder covers runs started before the quick
+// steps became one local activity: one activity per step.
 func TestTriageWorkflowRunsStepsInOrder(t *testing.T) {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	var acts *activities.Activities
 	env.RegisterActivity(acts)
+	env.OnGetVersion("triage-in-process", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
 
 	ev := activities.Evidence{
 		Incident:   triage.Incident{IncidentType: "phishing"},
@@ -61,7 +65,8 @@ func TestTriageWorkflowRecordsFailure(t *testing.T) {
 	var acts *activities.Activities
 	env.RegisterActivity(acts)
 	notFound := temporal.NewNonRetryableApplicationError("load incident: not found", activities.ErrTypeNotFound, errors.New("not found"))
-	env.OnActivity(acts.ExtractIndicators, mock.Anything, "gone").Return(activities.Evidence{}, notFound).Once()
+	env.OnActivity(acts.TriageInProcess, mock.Anything, activities.TriageStepInput{IncidentID: "gone", TriageID: "tri-2"}).
+		Return(activities.TriageStep{}, notFound).Once()
 	var reason string
 	env.OnActivity(acts.FailTriage, mock.Anything, "tri-2", mock.Anything).
 		Run(func(args mock.Arguments) { reason = args.String(2) }).Return(nil).Once()
