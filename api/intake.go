@@ -15,7 +15,6 @@ import (
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/sdk/client"
 
-	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/intake"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -141,7 +140,7 @@ func (s *server) receive(c *gin.Context, pathToken string) (reply, error) {
 	if hasNUL(body) {
 		return reply{}, s.webhookError(source, "format", errNUL)
 	}
-	alerts, err := dispatch.ParseDelivery(source, src, cs.mapping, body)
+	alerts, err := intake.ParseSourceDelivery(source, src, cs.mapping, body)
 	if err != nil {
 		return reply{}, s.webhookError(source, "format", formatError(err))
 	}

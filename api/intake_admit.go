@@ -6,7 +6,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/intake"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -35,7 +34,7 @@ type admittedAlert struct {
 // SPEC shows; a grouped or resolving one also lists every alert's outcome.
 func (s *server) admit(c *gin.Context, src *store.WebhookSource, alerts []intake.Alert, replay *store.Replay) (reply, error) {
 	source := src.Source
-	window := dispatch.DedupWindow(c, s.settings)
+	window := intake.DedupWindow(c, s.settings)
 	out := make([]admittedAlert, len(alerts))
 	var (
 		firing []store.AlertIncident
@@ -44,7 +43,7 @@ func (s *server) admit(c *gin.Context, src *store.WebhookSource, alerts []intake
 	for i, a := range alerts {
 		out[i].AlertID = a.AlertID
 		if !a.Resolved {
-			firing = append(firing, dispatch.AlertToIncident(a, source, window, "", src.AutoTriage, src.Playbook))
+			firing = append(firing, intake.AlertToIncident(a, source, window, "", src.AutoTriage, src.Playbook))
 			at = append(at, i)
 		}
 	}
@@ -55,7 +54,7 @@ func (s *server) admit(c *gin.Context, src *store.WebhookSource, alerts []intake
 		if !a.Resolved {
 			continue
 		}
-		inc, _, err := s.store.ResolveAlertIncident(c, dispatch.AlertResolution(a, source, src.ResolveIncidents))
+		inc, _, err := s.store.ResolveAlertIncident(c, intake.AlertResolution(a, source, src.ResolveIncidents))
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			out[i].Outcome = alertUnmatched

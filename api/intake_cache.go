@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/intake"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -69,7 +68,7 @@ func (s *server) cachedWebhookSource(ctx context.Context, name string) (cachedSo
 			}
 			e.secret = secret
 		}
-		mapping, err := dispatch.CompileMapping(src)
+		mapping, err := intake.CompileSourceMapping(src)
 		if err != nil {
 			return cachedSource{src: src}, err
 		}

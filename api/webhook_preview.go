@@ -6,7 +6,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/intake"
 )
 
@@ -62,10 +61,10 @@ func (s *server) previewWebhook(c *gin.Context) (reply, error) {
 			return reply{}, validationError(bad)
 		}
 		mapping, _ = intake.CompileMapping(*req.Mapping)
-	} else if mapping, err = dispatch.CompileMapping(src); err != nil {
+	} else if mapping, err = intake.CompileSourceMapping(src); err != nil {
 		return reply{}, validationError(map[string]string{"mapping": err.Error()})
 	}
-	alerts, err := dispatch.ParseDelivery(src.Source, src, mapping, req.Payload)
+	alerts, err := intake.ParseSourceDelivery(src.Source, src, mapping, req.Payload)
 	if err != nil {
 		return reply{}, formatError(err)
 	}

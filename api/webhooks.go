@@ -10,7 +10,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/intake"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/store"
@@ -92,7 +91,7 @@ func webhookView(w *store.WebhookSource) webhookSourceView {
 		v.IntakePath += "/{token}"
 	}
 	if w.Format == intake.SourceCustom {
-		spec := dispatch.MappingSpec(w.Mapping.V)
+		spec := intake.StoredMappingSpec(w.Mapping.V)
 		v.Mapping = &spec
 	}
 	if t := w.PreviousTokenExpiresAt; t != nil && w.PreviousTokenHash != "" && time.Now().Before(*t) {

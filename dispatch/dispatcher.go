@@ -165,10 +165,10 @@ func (d *Dispatcher) createIncident(ctx context.Context, it *store.IntakeItem) (
 	if src != nil {
 		automate, book, resolve = src.AutoTriage, src.Playbook, src.ResolveIncidents
 	}
-	mapping, err := CompileMapping(src)
+	mapping, err := intake.CompileSourceMapping(src)
 	if err == nil {
 		var alerts []intake.Alert
-		alerts, err = ParseDelivery(it.Source, src, mapping, []byte(it.Payload))
+		alerts, err = intake.ParseSourceDelivery(it.Source, src, mapping, []byte(it.Payload))
 		if err == nil {
 			return d.admitAlerts(ctx, it, alerts, automate, book, resolve)
 		}
@@ -183,7 +183,7 @@ func (d *Dispatcher) admitAlerts(ctx context.Context, it *store.IntakeItem, aler
 	first := ""
 	for i, a := range alerts {
 		if a.Resolved {
-			inc, _, err := d.Store.ResolveAlertIncident(ctx, AlertResolution(a, it.Source, resolve))
+			inc, _, err := d.Store.ResolveAlertIncident(ctx, intake.AlertResolution(a, it.Source, resolve))
 			if errors.Is(err, store.ErrNotFound) {
 				continue
 			}
@@ -194,40 +194,11 @@ func (d *Dispatcher) admitAlerts(ctx context.Context, it *store.IntakeItem, aler
 			continue
 		}
 		inc, _, err := d.Store.CreateIncidentFromAlert(ctx,
-			AlertToIncident(a, it.Source, DedupWindow(ctx, d.Settings), AlertIntakeID(it.ID, i), automate, book))
+			intake.AlertToIncident(a, it.Source, intake.DedupWindow(ctx, d.Settings), intake.AlertIntakeID(it.ID, i), automate, book))
 		if err != nil {
 			return "", err
 		}
 		first = cmp.Or(first, inc.ID)
 	}
 	return first, nil
-}
-
-// DedupWindow reads the deduplication window from the general setting,
-// cached for settings.GeneralCacheTTL since every alert asks.
-func DedupWindow(ctx context.Context, svc *settings.Service) time.Duration {
-	if svc == nil {
-		return 10 * time.Minute
-	}
-	g, err := svc.CachedGeneral(ctx)
-	if err != nil {
-		return 10 * time.Minute
-	}
-	return time.Duration(g.DedupWindowMinutes) * time.Minute
-}
-
-// GenericSource is the source name of POST /api/webhooks/generic; its
-// registered secret signs generic alerts.
-const GenericSource = "generic"
-
-// AlertToIncident describes the incident an alert becomes.
-func AlertToIncident(a intake.Alert, source string, window time.Duration, intakeID string, automate bool, playbookName string) store.AlertIncident {
-	return store.AlertIncident{
-		NewIncident: store.NewIncident{
-			Title: a.Title, IncidentType: a.IncidentType, Source: a.Source, Severity: a.Severity,
-			Description: a.Description, RawData: a.RawData, CreatedBy: "webhook:" + source,
-		},
-		ExternalSource: source, ExternalID: a.AlertID, DedupWindow: window, JoinUnresolved: a.EndNotified,
-		IntakeID: intakeID, QueueTriage: automate, QueuePlaybook: playbookName,
-	}
 }
