@@ -65,6 +65,29 @@ func TestRecordBuiltinPlaybookHistories(t *testing.T) {
 		writeHistory(t, tr.data()["workflow_id"].(string), filepath.Join(dir, "triage-"+slug+".json"))
 	}
 	recordForgedSignalHistories(t, dir)
+	recordAutomatedTriageHistory(t, dir)
+}
+
+// recordAutomatedTriageHistory records an automated triage of a signed
+// ransomware alert: the verdict, then the recommended actions started as
+// child runs.
+func recordAutomatedTriageHistory(t *testing.T, dir string) {
+	name := "record-" + randomSuffix()
+	secret := registerSource(t, name, map[string]any{"auto_triage": true})
+	r := deliver(t, name, secret, strings.Replace(edrAlert, "%s", randomSuffix(), 1), time.Now())
+	expectStatus(t, r, http.StatusCreated)
+	id := r.Body["incident_id"].(string)
+	var wf string
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		trs, err := env.store.ListTriages(context.Background(), id, 1)
+		if err != nil || len(trs) == 0 {
+			return false
+		}
+		wf = trs[0].WorkflowID
+		d, err := env.temporal.DescribeWorkflowExecution(context.Background(), wf, "")
+		return err == nil && d.WorkflowExecutionInfo.Status != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
+	}, "automated triage of %s did not finish", id)
+	writeHistory(t, wf, filepath.Join(dir, "triage-automated-ransomware.json"))
 }
 
 // recordForgedSignalHistories records the paths that raw signals, raw
