@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vigil-soc/vigil/intake"
@@ -94,9 +97,17 @@ func (d *Dispatcher) sweep(ctx context.Context) {
 	}
 }
 
-// step handles the next due entry and reports whether there was one.
-// While the kill switch is active only alerts are taken: turning an alert
-// into an incident is record keeping, starting triage is automation.
+// dispatchParallel bounds how many queued automation entries (triage,
+// playbook runs) are started at once.
+const dispatchParallel = 16
+
+// step handles the next due entries and reports whether all of them were
+// handled. Queued alerts are taken one at a time, in order, since their
+// incidents are numbered in arrival order; the automation entries that
+// follow are independent of one another and start together, up to
+// dispatchParallel. While the kill switch is active only alerts are
+// taken: turning an alert into an incident is record keeping, starting
+// triage is automation.
 func (d *Dispatcher) step(ctx context.Context) bool {
 	if ctx.Err() != nil {
 		return false
@@ -105,13 +116,39 @@ func (d *Dispatcher) step(ctx context.Context) bool {
 	if ks, err := d.Store.KillSwitch(ctx); err == nil && ks.Active {
 		kinds = []string{store.IntakeAlert}
 	}
-	it, err := d.Store.NextIntake(ctx, kinds...)
+	items, err := d.Store.NextIntakes(ctx, dispatchParallel, kinds...)
 	if err != nil {
-		if !errors.Is(err, store.ErrNotFound) {
-			d.Log.Error("read intake queue", "err", err)
-		}
+		d.Log.Error("read intake queue", "err", err)
 		return false
 	}
+	if len(items) == 0 {
+		return false
+	}
+	if items[0].Kind == store.IntakeAlert {
+		return d.handle(ctx, &items[0])
+	}
+	if i := slices.IndexFunc(items, func(it store.IntakeItem) bool { return it.Kind == store.IntakeAlert }); i >= 0 {
+		items = items[:i]
+	}
+	var (
+		wg     sync.WaitGroup
+		failed atomic.Bool
+	)
+	for i := range items {
+		wg.Go(func() {
+			if !d.handle(ctx, &items[i]) {
+				failed.Store(true)
+			}
+		})
+	}
+	wg.Wait()
+	return !failed.Load()
+}
+
+// handle processes one entry and records the outcome: done, or due again
+// after a back-off. It reports whether the entry is done; later entries
+// wait for one that is not, until the next poll.
+func (d *Dispatcher) handle(ctx context.Context, it *store.IntakeItem) bool {
 	pctx, cancel := context.WithTimeout(ctx, dispatchTimout)
 	defer cancel()
 	incidentID, err := d.process(pctx, it)
@@ -121,7 +158,6 @@ func (d *Dispatcher) step(ctx context.Context) bool {
 		if rerr := d.Store.RetryIntake(ctx, it.Seq, err.Error(), delay, maxAttempts); rerr != nil {
 			d.Log.Error("record intake retry", "seq", it.Seq, "err", rerr)
 		}
-		// Later entries wait for this one: the queue is drained in order.
 		return false
 	}
 	if err := d.Store.CompleteIntake(ctx, it.Seq, incidentID); err != nil {

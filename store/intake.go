@@ -262,6 +262,15 @@ func (s *Store) NextIntake(ctx context.Context, kinds ...string) (*IntakeItem, e
 	return &it, nil
 }
 
+// NextIntakes returns up to limit queued items that are due, oldest first.
+func (s *Store) NextIntakes(ctx context.Context, limit int, kinds ...string) ([]IntakeItem, error) {
+	var items []IntakeItem
+	err := s.db.WithContext(ctx).
+		Where("status = ? AND kind IN ? AND available_at <= ?", IntakeQueued, kinds, Now()).
+		Order("seq").Limit(limit).Find(&items).Error
+	return items, err
+}
+
 // CompleteIntake marks an item done.
 func (s *Store) CompleteIntake(ctx context.Context, seq int64, incidentID string) error {
 	return s.db.WithContext(ctx).Model(&IntakeItem{}).Where("seq = ?", seq).

@@ -1,0 +1,67 @@
+package dispatch
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/mocks"
+
+	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/store"
+)
+
+// TestQueuedTriageStartsTogether: the triage entries of a burst of alerts
+// start their workflows at once, not one after another; each start here
+// waits until all of them have begun, so a dispatcher that starts them in
+// turn never gets past the first.
+func TestQueuedTriageStartsTogether(t *testing.T) {
+	ctx := context.Background()
+	st, cleanup, err := testenv.NewStore(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	const n = 3
+	alerts := make([]store.AlertIncident, n)
+	for i := range alerts {
+		alerts[i] = store.AlertIncident{
+			NewIncident:    store.NewIncident{Title: fmt.Sprintf("alert %d", i), IncidentType: "malware", Source: "edr", Severity: "high"},
+			ExternalSource: "edr", QueueTriage: true,
+		}
+	}
+	for _, o := range st.CreateIncidentsFromAlerts(ctx, alerts) {
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
+	}
+
+	arrived, release := make(chan struct{}, n), make(chan struct{})
+	tc := &mocks.Client{}
+	tc.On("ExecuteWorkflow", mock.Anything, mock.Anything, mock.Anything, mock.Anything).Run(func(mock.Arguments) {
+		arrived <- struct{}{}
+		select {
+		case <-release:
+		case <-time.After(10 * time.Second):
+		}
+	}).Return(&mocks.WorkflowRun{}, nil)
+	d := NewDispatcher(st, &Launcher{Store: st, Temporal: tc}, nil, testenv.Logger())
+	done := make(chan bool, 1)
+	go func() { done <- d.step(ctx) }()
+	for i := range n {
+		select {
+		case <-arrived:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("only %d of %d triage starts began together", i, n)
+		}
+	}
+	close(release)
+	if !<-done {
+		t.Fatal("step reported an entry not handled")
+	}
+	if left, err := st.IntakeBacklog(ctx, store.IntakeTriage); err != nil || left != 0 {
+		t.Fatalf("triage entries left queued: %d (%v)", left, err)
+	}
+}
