@@ -66,7 +66,8 @@ func (h *harness) killSwitchUnderLoad(ctx context.Context, conc int) (verdict.Ve
 	var (
 		stop     atomic.Bool
 		failures atomic.Int64
-		firstErr atomic.Value
+		errOnce  sync.Once
+		firstErr error
 		sent     atomic.Int64
 		accepted atomic.Int64
 		wg       sync.WaitGroup
@@ -80,7 +81,7 @@ func (h *harness) killSwitchUnderLoad(ctx context.Context, conc int) (verdict.Ve
 					map[string]any{"action": "create_ticket", "parameters": map[string]any{"title": fmt.Sprintf("kill switch %d", i)}})
 				if err != nil {
 					failures.Add(1)
-					firstErr.CompareAndSwap(nil, err)
+					errOnce.Do(func() { firstErr = err })
 					continue
 				}
 				accepted.Add(1)
@@ -91,7 +92,7 @@ func (h *harness) killSwitchUnderLoad(ctx context.Context, conc int) (verdict.Ve
 		stop.Store(true)
 		wg.Wait()
 		if n := failures.Load(); n > 0 {
-			return fmt.Errorf("kill switch under load: %d of %d requests failed, first: %v", n, sent.Load(), firstErr.Load())
+			return fmt.Errorf("kill switch under load: %d of %d requests failed, first: %w", n, sent.Load(), firstErr)
 		}
 		return nil
 	}
