@@ -115,7 +115,6 @@ func throughputVerdict(r row, goal float64) verdict.Verdict {
 }
 
 func printVerdicts(vs []verdict.Verdict) {
-	fmt.Println()
 	verdict.Print(os.Stdout, vs)
 }
 

@@ -52,7 +52,7 @@ func autoTriageRow(ctx context.Context, cfg config, env benchEnv, db *sql.DB, di
 
 	send := func(first int, accepted func()) opFunc {
 		return func(ctx context.Context, i int) error {
-			status, res, err := sendAlertTo(ctx, a, autoTriageSource, alertBody(autoTriageFirst+first+i))
+			status, res, err := sendAlertTo(ctx, a, autoTriageSource, formattedAlertBody(autoTriageFirst+first+i))
 			if err != nil {
 				return err
 			}

@@ -111,7 +111,7 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 			return out, err
 		}
 	}
-	insert, err := step("1", "Baseline: bare INSERT (database/sql)", "", nil, l, bareInsertOp(db, dialect))
+	insert, err := step("1", "Baseline: bare INSERT (database/sql)", "", nil, l, bareInsertOp(db, dialect, 0))
 	if err != nil {
 		return out, err
 	}
@@ -193,6 +193,9 @@ func (e benchEnv) router(d *dispatch.Dispatcher) *api.Router {
 // stepFunc runs and records one measurement.
 type stepFunc func(id, name, baseID string, base *stats, l load, op opFunc) (*stats, error)
 
+// intakeInsertFirst numbers row 1w's bare inserts clear of row 1's.
+const intakeInsertFirst = 1 << 30
+
 // intakeRows measures signed alerts at -intake-c beside bare INSERTs at
 // the same concurrency, then checks replay refusal and deduplication.
 func intakeRows(ctx context.Context, cfg config, a *apiClient, db *sql.DB, dialect store.Dialect, sec *section, step stepFunc, out *dbRun) error {
@@ -201,7 +204,7 @@ func intakeRows(ctx context.Context, cfg config, a *apiClient, db *sql.DB, diale
 	}
 	il := load{N: cfg.N, Concurrency: cfg.IntakeC, Warmup: cfg.Warmup}
 	name := fmt.Sprintf("Baseline: bare INSERT (database/sql), C=%d", cfg.IntakeC)
-	base, err := step("1w", name, "", nil, il, bareInsertOp(db, dialect))
+	base, err := step("1w", name, "", nil, il, bareInsertOp(db, dialect, intakeInsertFirst))
 	if err != nil {
 		return err
 	}

@@ -51,6 +51,22 @@ func alertBody(i int) []byte {
 	return b
 }
 
+// formattedAlertBody is operation i's alert in the signed generic format
+// ({event_type, timestamp, source, data{alert_id, severity, details}}),
+// which a source other than "generic" takes.
+func formattedAlertBody(i int) []byte {
+	r := opRand(i, 5)
+	typ, sev := incidentTypes.pick(r), severities.pick(r)
+	b, _ := json.Marshal(map[string]any{
+		"event_type": typ, "timestamp": time.Now().Unix(), "source": sources[typ],
+		"data": map[string]any{"alert_id": "bench-" + strconv.Itoa(i), "severity": sev, "details": map[string]any{
+			"title": typ + " alert " + strconv.Itoa(i), "incident_type": typ,
+			"description": typ + " reported by " + sources[typ],
+		}},
+	})
+	return b
+}
+
 // sendAlert signs body now and posts it to the intake rows' source; it
 // returns the status and answer.
 func sendAlert(ctx context.Context, a *apiClient, body []byte) (int, map[string]any, error) {
