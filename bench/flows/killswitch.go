@@ -140,7 +140,7 @@ func (h *harness) killSwitchUnderLoad(ctx context.Context, conc int) (verdict.Ve
 	vigil := fmt.Sprintf("%s (%d calls started after the answer, %d after the request; %d calls before it, %d actions requested at C=%d; activation answered in %s)",
 		msText(lag), len(held), afterRequest, before, requested, conc, msText(active.Sub(activating)))
 	fmt.Printf("\n## Kill switch under load\n\n%s: %s\n", path, vigil)
-	return verdict.Verdict{Path: path, Vigil: vigil, Baseline: verdict.None, Goal: "≤ " + msText(killSwitchGoal),
+	return verdict.Verdict{Path: path, Vigil: vigil, Baseline: verdict.None, Goal: fmt.Sprintf("≤ %d ms", killSwitchGoal.Milliseconds()),
 		Met: verdict.YesNo(lag <= killSwitchGoal)}, nil
 }
 
