@@ -51,10 +51,16 @@ lint: ## go vet, gofmt, staticcheck and the compose file (docker compose config)
 		docker compose --env-file deploy/compose/vigil.env.example -f docker-compose.temporal.yml config -q; \
 	else echo "docker compose not found: docker-compose.temporal.yml is checked by the deploy tests"; fi
 
+# Each bench program appends its verdicts to BENCH_VERDICTS; the summary
+# prints them as one table at the end.
+BENCH_VERDICTS ?= $(CURDIR)/bin/bench-verdicts.jsonl
+
 .PHONY: bench
-bench: bin/temporal ## benchmarks beside bare baselines (see bench/README.md): load, then workflow paths
-	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal $(GO) run ./bench/load $(BENCH_ARGS)
-	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal $(GO) run ./bench/flows $(FLOWS_ARGS)
+bench: bin/temporal ## benchmarks beside bare baselines (see bench/README.md): load, workflow paths, one summary table
+	rm -f $(BENCH_VERDICTS)
+	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal BENCH_VERDICTS=$(BENCH_VERDICTS) $(GO) run ./bench/load $(BENCH_ARGS)
+	VIGIL_TEMPORAL_BIN=$(CURDIR)/bin/temporal BENCH_VERDICTS=$(BENCH_VERDICTS) $(GO) run ./bench/flows $(FLOWS_ARGS)
+	$(GO) run ./bench/summary $(BENCH_VERDICTS)
 
 # Fuzzing (never in CI): every target for FUZZTIME, the parsers of
 # unauthenticated input (webhook normalisers, signature headers) for

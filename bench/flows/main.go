@@ -2,7 +2,9 @@
 // baselines on the same dev server in the same run: approval latency
 // against a bare signal round trip, actions per second against a bare
 // workflow with one activity, and playbook per-step overhead against a
-// bare sequential activity call.
+// bare sequential activity call; and how late a connector call can still
+// start after the kill switch is activated under load. Its verdicts are
+// appended to -verdicts for the summary of make bench.
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/vigil-soc/vigil/bench/internal/verdict"
 	"github.com/vigil-soc/vigil/internal/testenv"
 )
 
@@ -36,27 +39,33 @@ func main() {
 	rounds := flag.Int("rounds", 1, "rounds of the playbook measurement; the table of medians follows")
 	playbooksOnly := flag.Bool("playbooks-only", false, "measure only playbook run time")
 	approvalsOnly := flag.Bool("approvals-only", false, "measure only approve → completed beside the bare signal")
+	file := flag.String("verdicts", verdict.DefaultFile(), "append the verdicts as JSON lines to this file, for bench/summary (default $"+verdict.EnvFile+")")
 	flag.Parse()
-	if err := run(*n, *c, *steps, *rounds, *playbooksOnly, *approvalsOnly); err != nil {
+	vs, err := run(*n, *c, *steps, *rounds, *playbooksOnly, *approvalsOnly)
+	// What was measured before a failure still reaches the summary.
+	if err := verdict.Append(*file, vs); err != nil {
+		log.Print(err)
+	}
+	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(n, c int, steps string, rounds int, playbooksOnly, approvalsOnly bool) error {
+func run(n, c int, steps string, rounds int, playbooksOnly, approvalsOnly bool) ([]verdict.Verdict, error) {
 	ctx := context.Background()
 	tmp, err := testenv.StartTemporal(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer tmp.Stop()
 	dir, err := os.MkdirTemp("", "vigil-bench-flows")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	h, err := newHarness(ctx, tmp.Client, dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer h.close()
 
@@ -65,17 +74,20 @@ func run(n, c int, steps string, rounds int, playbooksOnly, approvalsOnly bool) 
 	if approvalsOnly {
 		appr, err := approvalPair(ctx, h, tmp.Client, n)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		printVerdicts([]verdict{latencyVerdict(appr, approvalGoal)})
-		return nil
+		vs := []verdict.Verdict{latencyVerdict(appr, approvalGoal)}
+		printVerdicts(vs)
+		return vs, nil
 	}
+	var vs []verdict.Verdict
 	if !playbooksOnly {
-		if err := workflowPaths(ctx, h, tmp.Client, n, c); err != nil {
-			return err
+		if vs, err = workflowPaths(ctx, h, tmp.Client, n, c); err != nil {
+			return vs, err
 		}
 	}
-	return playbookRounds(ctx, h, tmp.Client, parseList(steps), rounds)
+	pb, err := playbookRounds(ctx, h, tmp.Client, parseList(steps), rounds)
+	return append(vs, pb...), err
 }
 
 // approvalPair measures approve → completed beside the bare signal round
@@ -93,23 +105,27 @@ func approvalPair(ctx context.Context, h *harness, tc client.Client, n int) (row
 	return measurePair(n, "bare signal → waiting workflow completed", signal, "approve → action completed (API)", approve)
 }
 
-// workflowPaths measures approvals and actions beside their baselines.
-func workflowPaths(ctx context.Context, h *harness, tc client.Client, n, c int) error {
+// workflowPaths measures approvals and actions beside their baselines,
+// then the kill switch under the same action load.
+func workflowPaths(ctx context.Context, h *harness, tc client.Client, n, c int) ([]verdict.Verdict, error) {
 	appr, err := approvalPair(ctx, h, tc, n)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	one, err := bareWorkflowWithActivity(ctx, tc, n, c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	auto, err := h.actionThroughput(ctx, n, c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	auto.baseline = &one
-	verdicts := []verdict{latencyVerdict(appr, approvalGoal), throughputVerdict(auto, 0)}
-
-	printVerdicts(verdicts)
-	return nil
+	vs := []verdict.Verdict{latencyVerdict(appr, approvalGoal), throughputVerdict(auto, 0)}
+	printVerdicts(vs)
+	ks, err := h.killSwitchUnderLoad(ctx, c)
+	if err != nil {
+		return vs, err
+	}
+	return append(vs, ks), nil
 }

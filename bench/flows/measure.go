@@ -2,11 +2,14 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vigil-soc/vigil/bench/internal/verdict"
 )
 
 // row is one measured path, with its baseline when it has one.
@@ -93,61 +96,26 @@ func ms(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64)
 }
 
-// verdict is one line of the report: a Vigil path beside its baseline,
-// their ratio, and the goal the ratio is held to.
-type verdict struct {
-	path, vigil, baseline string
-	ratio                 float64
-	// goal is the ratio to meet; zero means none is set. Ratios of
-	// latencies must stay at or below it, ratios of throughputs at or
-	// above it.
-	goal       float64
-	throughput bool
-}
-
 // latencyVerdict compares p99 latencies.
-func latencyVerdict(r row, goal float64) verdict {
+func latencyVerdict(r row, goal float64) verdict.Verdict {
 	b := *r.baseline
-	return verdict{path: r.name,
-		vigil:    fmt.Sprintf("p50 %s ms, p99 %s ms", ms(r.pct(0.5)), ms(r.pct(0.99))),
-		baseline: fmt.Sprintf("%s: p50 %s ms, p99 %s ms", b.name, ms(b.pct(0.5)), ms(b.pct(0.99))),
-		ratio:    float64(r.pct(0.99)) / float64(b.pct(0.99)), goal: goal}
+	return verdict.AtMost(r.name,
+		fmt.Sprintf("p50 %s ms, p99 %s ms", ms(r.pct(0.5)), ms(r.pct(0.99))),
+		fmt.Sprintf("%s: p50 %s ms, p99 %s ms", b.name, ms(b.pct(0.5)), ms(b.pct(0.99))),
+		float64(r.pct(0.99))/float64(b.pct(0.99)), verdict.OfP99, goal)
 }
 
 // throughputVerdict compares operations per second.
-func throughputVerdict(r row, goal float64) verdict {
+func throughputVerdict(r row, goal float64) verdict.Verdict {
 	b := *r.baseline
-	return verdict{path: r.name,
-		vigil:    fmt.Sprintf("%.1f/s (p50 %s ms)", r.perSecond(), ms(r.pct(0.5))),
-		baseline: fmt.Sprintf("%s: %.1f/s", b.name, b.perSecond()),
-		ratio:    r.perSecond() / b.perSecond(), goal: goal, throughput: true}
+	return verdict.AtLeast(r.name,
+		fmt.Sprintf("%.1f/s (p50 %s ms)", r.perSecond(), ms(r.pct(0.5))),
+		fmt.Sprintf("%s: %.1f/s", b.name, b.perSecond()),
+		r.perSecond()/b.perSecond(), verdict.OfThroughput, goal)
 }
 
-func (v verdict) goalAndMet() (string, string) {
-	switch {
-	case v.goal == 0:
-		return "—", "—"
-	case v.throughput:
-		return fmt.Sprintf("≥ %.2fx", v.goal), yesNo(v.ratio >= v.goal)
-	default:
-		return fmt.Sprintf("≤ %.2fx", v.goal), yesNo(v.ratio <= v.goal)
-	}
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
-
-func printVerdicts(vs []verdict) {
-	fmt.Println("| path | Vigil | baseline | ratio | goal | met |")
-	fmt.Println("|---|---|---|---|---|---|")
-	for _, v := range vs {
-		goal, met := v.goalAndMet()
-		fmt.Printf("| %s | %s | %s | %.2fx | %s | %s |\n", v.path, v.vigil, v.baseline, v.ratio, goal, met)
-	}
+func printVerdicts(vs []verdict.Verdict) {
+	verdict.Print(os.Stdout, vs)
 }
 
 func parseList(s string) []int {

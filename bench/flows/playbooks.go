@@ -10,6 +10,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/vigil-soc/vigil/bench/internal/verdict"
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/workflows"
 )
@@ -18,10 +19,13 @@ import (
 // calling that many activities one after another and then a Vigil
 // playbook of that many create_ticket action steps, and prints each
 // round and the medians. The machine is shared, so one round says little.
-func playbookRounds(ctx context.Context, h *harness, tc client.Client, lengths []int, rounds int) error {
+func playbookRounds(ctx context.Context, h *harness, tc client.Client, lengths []int, rounds int) ([]verdict.Verdict, error) {
+	if len(lengths) == 0 {
+		return nil, nil
+	}
 	_, inc, err := h.call(http.MethodPost, "/api/incidents", h.admin, map[string]any{"incident_type": "bench", "source": "bench", "severity": "low"})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	incID := data(inc)["id"].(string)
 	fmt.Printf("\n## Playbook run time by length (one create_ticket action step each)\n\n")
@@ -33,11 +37,11 @@ func playbookRounds(ctx context.Context, h *harness, tc client.Client, lengths [
 		for _, n := range lengths {
 			b, err := bareSequentialActivities(ctx, tc, n)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			el, err := h.runPlaybook(ctx, tc, incID, n)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			per := float64(el.Microseconds()) / 1000 / float64(n)
 			vigil[n], bare[n] = append(vigil[n], per), append(bare[n], b)
@@ -45,15 +49,15 @@ func playbookRounds(ctx context.Context, h *harness, tc client.Client, lengths [
 		}
 	}
 	fmt.Printf("\nMedians over %d rounds:\n\n", rounds)
-	var out []verdict
+	var out []verdict.Verdict
 	for _, n := range lengths {
 		v, b := median(vigil[n]), median(bare[n])
-		out = append(out, verdict{path: fmt.Sprintf("playbook step, %d create_ticket steps", n),
-			vigil: fmt.Sprintf("%.1f ms per step", v), baseline: fmt.Sprintf("bare sequential activity: %.1f ms", b),
-			ratio: v / b, goal: playbookGoal})
+		out = append(out, verdict.AtMost(fmt.Sprintf("playbook step, %d create_ticket steps", n),
+			fmt.Sprintf("%.1f ms per step", v), fmt.Sprintf("bare sequential activity: %.1f ms", b),
+			v/b, verdict.OfStep, playbookGoal))
 	}
 	printVerdicts(out)
-	return nil
+	return out, nil
 }
 
 // runPlaybook creates a playbook of n action steps, runs it through the

@@ -16,13 +16,16 @@ import (
 	"github.com/vigil-soc/vigil/api"
 	"github.com/vigil-soc/vigil/app"
 	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 )
 
-// harness is Vigil wired as `vigil serve` wires it, on a SQLite store.
+// harness is Vigil wired as `vigil serve` wires it, on a SQLite store,
+// with the simulated ticketing connector timed (see ticketStarts).
 type harness struct {
 	store     *store.Store
+	tickets   *ticketStarts
 	web       *httptest.Server
 	worker    worker.Worker
 	cleanup   func()
@@ -40,11 +43,14 @@ func newHarness(ctx context.Context, tc client.Client, dir string) (*harness, er
 	if _, err := svc.Put(ctx, settings.KeyRateLimits, []byte(`{"read_per_minute":100000,"write_per_minute":100000,"triage_per_minute":100000}`), "bench"); err != nil {
 		return nil, err
 	}
-	w := app.NewWorker(tc, st, svc, testenv.Logger(), 10*time.Second)
+	conns := app.NewConnectorConfigs(st, svc, nil, testenv.Logger())
+	tickets := &ticketStarts{inner: conns.Simulated.Ticketing}
+	conns.Simulated.Ticketing = tickets
+	w := app.NewWorkerWith(tc, st, svc, testenv.Logger(), 10*time.Second, runview.Links{}, conns)
 	if err := w.Start(); err != nil {
 		return nil, err
 	}
-	h := &harness{store: st, worker: w, cleanup: cleanup, admin: "bench-admin-key-0123456789"}
+	h := &harness{store: st, tickets: tickets, worker: w, cleanup: cleanup, admin: "bench-admin-key-0123456789"}
 	if _, err := st.BootstrapAdmin(ctx, h.admin); err != nil {
 		return nil, err
 	}

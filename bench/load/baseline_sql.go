@@ -109,11 +109,12 @@ func newIncidentRow(i int) (incidentRow, error) {
 
 // bareInsertOp is baseline 1: one plain INSERT per operation through
 // database/sql on the store's own pool, with no number allocation, no
-// transaction and no HTTP.
-func bareInsertOp(db *sql.DB, d store.Dialect) opFunc {
+// transaction and no HTTP. Operation i writes incident number first+i+1,
+// so rows 1w and 1 can share a store.
+func bareInsertOp(db *sql.DB, d store.Dialect, first int) opFunc {
 	q := insertSQL(d, 1)
 	return func(ctx context.Context, i int) error {
-		row, err := newIncidentRow(i)
+		row, err := newIncidentRow(first + i)
 		if err != nil {
 			return err
 		}

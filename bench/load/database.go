@@ -13,6 +13,7 @@ import (
 
 	"github.com/vigil-soc/vigil/api"
 	"github.com/vigil-soc/vigil/app"
+	"github.com/vigil-soc/vigil/dispatch"
 	"github.com/vigil-soc/vigil/internal/testenv"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/settings"
@@ -31,7 +32,7 @@ var listPaths = []struct{ id, path string }{
 	{"4c", "/api/incidents?sort=-severity&per_page=20&page=50"},
 }
 
-// dbRun is the outcome of measurements 1-4 and 6 on one database.
+// dbRun is the outcome of measurements 1-4, 6 and 6w on one database.
 type dbRun struct {
 	Section section
 	Version string
@@ -83,10 +84,8 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 		return out, err
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	srv := httptest.NewServer(api.NewRouter(api.Options{
-		Store: st, Temporal: tc, Settings: svc, Log: quiet, Version: "bench",
-		TriageWait: triageWait, Secrets: box,
-	}))
+	env := benchEnv{Store: st, Temporal: tc, Settings: svc, Secrets: box, Key: key}
+	srv := httptest.NewServer(env.router(nil))
 	defer srv.Close()
 	a := newAPIClient(srv.URL, key, max(cfg.C, cfg.IntakeC))
 	defer a.close()
@@ -112,7 +111,7 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 			return out, err
 		}
 	}
-	insert, err := step("1", "Baseline: bare INSERT (database/sql)", "", nil, l, bareInsertOp(db, dialect))
+	insert, err := step("1", "Baseline: bare INSERT (database/sql)", "", nil, l, bareInsertOp(db, dialect, 0))
 	if err != nil {
 		return out, err
 	}
@@ -159,11 +158,43 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 	if _, err := step("6", "POST /api/incidents/{id}/triage (waits for verdict)", "5b", &roundTrip, tl, triageOp(a, ids)); err != nil {
 		return out, err
 	}
+	name := fmt.Sprintf("Signed alerts, auto triage: verdicts stored per s, sustained (accept → verdict), C=%d", cfg.C)
+	progress(scope, "6w %s: %d alerts", name, cfg.TriageN)
+	s, err := autoTriageRow(ctx, cfg, env, db, dialect)
+	if err != nil {
+		return out, fmt.Errorf("%s auto triage: %w", dialect, err)
+	}
+	progressStats(scope, s)
+	sec.add(result{ID: "6w", Name: name, Stats: s, BaseID: "5b", Base: &roundTrip})
+	if s.Failures > 0 {
+		out.Problems = append(out.Problems, fmt.Sprintf("%s %s: %d of %d failed: %v", dialect, name, s.Failures, s.Ops, s.FirstErr))
+	}
 	return out, nil
+}
+
+// benchEnv is what an API server of the bench is built from.
+type benchEnv struct {
+	Store    *store.Store
+	Temporal client.Client
+	Settings *settings.Service
+	Secrets  *secrets.Box
+	Key      string // the bootstrap admin's API key
+}
+
+// router is the API as the bench serves it; a dispatcher, when given, is
+// woken by the intake as in `vigil serve`.
+func (e benchEnv) router(d *dispatch.Dispatcher) *api.Router {
+	return api.NewRouter(api.Options{
+		Store: e.Store, Temporal: e.Temporal, Settings: e.Settings, Log: slog.New(slog.DiscardHandler), Version: "bench",
+		TriageWait: triageWait, Secrets: e.Secrets, Dispatcher: d,
+	})
 }
 
 // stepFunc runs and records one measurement.
 type stepFunc func(id, name, baseID string, base *stats, l load, op opFunc) (*stats, error)
+
+// intakeInsertFirst numbers row 1w's bare inserts clear of row 1's.
+const intakeInsertFirst = 1 << 30
 
 // intakeRows measures signed alerts at -intake-c beside bare INSERTs at
 // the same concurrency, then checks replay refusal and deduplication.
@@ -173,7 +204,7 @@ func intakeRows(ctx context.Context, cfg config, a *apiClient, db *sql.DB, diale
 	}
 	il := load{N: cfg.N, Concurrency: cfg.IntakeC, Warmup: cfg.Warmup}
 	name := fmt.Sprintf("Baseline: bare INSERT (database/sql), C=%d", cfg.IntakeC)
-	base, err := step("1w", name, "", nil, il, bareInsertOp(db, dialect))
+	base, err := step("1w", name, "", nil, il, bareInsertOp(db, dialect, intakeInsertFirst))
 	if err != nil {
 		return err
 	}

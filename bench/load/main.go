@@ -10,7 +10,7 @@
 //
 //	go run ./bench/load [-db sqlite|postgres|both] [-pg URL] [-n 2000] [-c 16]
 //	                    [-seed 100000] [-triage-n 200] [-warmup 50] [-intake-c 64]
-//	                    [-only intake|lists]
+//	                    [-only intake|lists] [-verdicts FILE]
 //
 // The Temporal CLI is found as for the tests: $VIGIL_TEMPORAL_BIN or
 // bin/temporal in the module root (make bench sets it up).
@@ -30,6 +30,7 @@ import (
 
 	gormlogger "gorm.io/gorm/logger"
 
+	"github.com/vigil-soc/vigil/bench/internal/verdict"
 	"github.com/vigil-soc/vigil/internal/testenv"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -47,6 +48,8 @@ type config struct {
 	// Only limits the run to one group of rows: "intake", "lists" or ""
 	// for all.
 	Only string
+	// Verdicts is the file the summary lines are appended to, or "".
+	Verdicts string
 }
 
 func main() {
@@ -79,6 +82,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.Warmup, "warmup", 50, "unrecorded operations before each measurement")
 	fs.IntVar(&cfg.IntakeC, "intake-c", 64, "concurrent senders of signed alerts (rows 1w and 2w)")
 	fs.StringVar(&cfg.Only, "only", "", "run one group of rows only: intake (1w, 2w) or lists (1-4); default all")
+	fs.StringVar(&cfg.Verdicts, "verdicts", verdict.DefaultFile(), "append the summary lines as JSON lines to this file, for bench/summary (default $"+verdict.EnvFile+")")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -189,9 +193,13 @@ func run(args []string) error {
 		}
 	}
 
-	var runErr error
+	var (
+		runErr   error
+		verdicts []verdict.Verdict
+	)
 	for _, d := range ds {
 		r, err := runDatabase(ctx, cfg, d, tmp.Client, tr.RoundTrip)
+		verdicts = append(verdicts, databaseVerdicts(cfg, d, r.Section)...)
 		if d == store.DialectPostgres {
 			m.Postgres = r.Version
 		} else {
@@ -209,6 +217,12 @@ func run(args []string) error {
 	}
 	m.Elapsed = time.Since(start)
 	writeReport(os.Stdout, m, sections)
+	fmt.Println("\n### Verdicts")
+	fmt.Println()
+	verdict.Print(os.Stdout, verdicts)
+	if err := verdict.Append(cfg.Verdicts, verdicts); err != nil {
+		problems = append(problems, err.Error())
+	}
 	if runErr != nil {
 		return runErr
 	}

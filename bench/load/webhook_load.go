@@ -22,7 +22,13 @@ const (
 
 // registerBenchSource registers the source the intake rows sign for.
 func registerBenchSource(ctx context.Context, a *apiClient) error {
-	body, _ := json.Marshal(map[string]any{"source": benchSource, "secret": benchSecret})
+	return registerSource(ctx, a, benchSource, false)
+}
+
+// registerSource registers a webhook source signed with benchSecret that
+// takes the simple alert shape, with or without auto triage.
+func registerSource(ctx context.Context, a *apiClient, source string, autoTriage bool) error {
+	body, _ := json.Marshal(map[string]any{"source": source, "secret": benchSecret, "auto_triage": autoTriage})
 	status, out, err := a.do(ctx, http.MethodPost, "/api/webhooks", body)
 	if err != nil {
 		return err
@@ -45,9 +51,31 @@ func alertBody(i int) []byte {
 	return b
 }
 
-// sendAlert signs body now and posts it; it returns the status and answer.
+// formattedAlertBody is operation i's alert in the signed generic format
+// ({event_type, timestamp, source, data{alert_id, severity, details}}),
+// which a source other than "generic" takes.
+func formattedAlertBody(i int) []byte {
+	r := opRand(i, 5)
+	typ, sev := incidentTypes.pick(r), severities.pick(r)
+	b, _ := json.Marshal(map[string]any{
+		"event_type": typ, "timestamp": time.Now().Unix(), "source": sources[typ],
+		"data": map[string]any{"alert_id": "bench-" + strconv.Itoa(i), "severity": sev, "details": map[string]any{
+			"title": typ + " alert " + strconv.Itoa(i), "incident_type": typ,
+			"description": typ + " reported by " + sources[typ],
+		}},
+	})
+	return b
+}
+
+// sendAlert signs body now and posts it to the intake rows' source; it
+// returns the status and answer.
 func sendAlert(ctx context.Context, a *apiClient, body []byte) (int, map[string]any, error) {
-	path := "/api/webhooks/" + benchSource
+	return sendAlertTo(ctx, a, benchSource, body)
+}
+
+// sendAlertTo signs body now and posts it to source.
+func sendAlertTo(ctx context.Context, a *apiClient, source string, body []byte) (int, map[string]any, error) {
+	path := "/api/webhooks/" + source
 	ts := time.Now().Unix()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.base+path, bytesReader(body))
 	if err != nil {
@@ -106,11 +134,15 @@ func checkIntakeExactness(ctx context.Context, a *apiClient) error {
 	return nil
 }
 
-// intakeGoal says whether a measurement meets the intake goal.
+// intakeMet says whether a measurement meets the intake goal.
+func intakeMet(s stats) bool {
+	return s.Failures == 0 && s.OpsPerSec() >= intakeGoalRate && s.P99 <= intakeGoalP99
+}
+
+// intakeGoal says in words whether a measurement meets the intake goal.
 func intakeGoal(s stats) string {
-	met := s.Failures == 0 && s.OpsPerSec() >= intakeGoalRate && s.P99 <= intakeGoalP99
 	verdict := "not met"
-	if met {
+	if intakeMet(s) {
 		verdict = "met"
 	}
 	return fmt.Sprintf("goal ≥ %.0f alerts/s with p99 ≤ %s: %s (%s/s, p99 %s)",
