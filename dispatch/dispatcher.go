@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/vigil-soc/vigil/intake"
@@ -37,6 +35,8 @@ type Dispatcher struct {
 	// so the threat-intelligence cache stays bounded.
 	IntelCache CachePurger
 	wake       chan struct{}
+	inflight   *inflight
+	running    sync.WaitGroup // entries being handled in the background
 }
 
 // CachePurger deletes expired cache rows and says how many it deleted.
@@ -46,7 +46,7 @@ type CachePurger interface {
 
 // NewDispatcher builds a dispatcher.
 func NewDispatcher(st *store.Store, l *Launcher, svc *settings.Service, log *slog.Logger) *Dispatcher {
-	return &Dispatcher{Store: st, Launcher: l, Settings: svc, Log: log, wake: make(chan struct{}, 1)}
+	return &Dispatcher{Store: st, Launcher: l, Settings: svc, Log: log, wake: make(chan struct{}, 1), inflight: newInflight()}
 }
 
 // Wake asks the dispatcher to look at the queue now rather than at its
@@ -67,6 +67,7 @@ const sweepInterval = time.Minute
 func (d *Dispatcher) Run(ctx context.Context) {
 	sweep := time.NewTicker(sweepInterval)
 	defer sweep.Stop()
+	defer d.running.Wait()
 	for {
 		for d.step(ctx) {
 		}
@@ -98,16 +99,18 @@ func (d *Dispatcher) sweep(ctx context.Context) {
 }
 
 // dispatchParallel bounds how many queued automation entries (triage,
-// playbook runs) are started at once.
-const dispatchParallel = 16
+// playbook runs) are being started at once.
+const dispatchParallel = 64
 
-// step handles the next due entries and reports whether all of them were
-// handled. Queued alerts are taken one at a time, in order, since their
-// incidents are numbered in arrival order; the automation entries that
-// follow are independent of one another and start together, up to
-// dispatchParallel. While the kill switch is active only alerts are
-// taken: turning an alert into an incident is record keeping, starting
-// triage is automation.
+// step takes the next due entries and reports whether it took any.
+// Queued alerts are handled one at a time, in order, since their incidents
+// are numbered in arrival order; the automation entries that follow are
+// independent of one another and are started in the background, up to
+// dispatchParallel at a time, each waking the dispatcher when done. An
+// entry that fails is due again after a back-off and does not hold back
+// the others. While the kill switch is active only alerts are taken:
+// turning an alert into an incident is record keeping, starting triage is
+// automation.
 func (d *Dispatcher) step(ctx context.Context) bool {
 	if ctx.Err() != nil {
 		return false
@@ -116,33 +119,64 @@ func (d *Dispatcher) step(ctx context.Context) bool {
 	if ks, err := d.Store.KillSwitch(ctx); err == nil && ks.Active {
 		kinds = []string{store.IntakeAlert}
 	}
-	items, err := d.Store.NextIntakes(ctx, dispatchParallel, kinds...)
+	items, err := d.Store.NextIntakes(ctx, 2*dispatchParallel, kinds...)
 	if err != nil {
 		d.Log.Error("read intake queue", "err", err)
 		return false
 	}
-	if len(items) == 0 {
-		return false
-	}
-	if items[0].Kind == store.IntakeAlert {
-		return d.handle(ctx, &items[0])
-	}
-	if i := slices.IndexFunc(items, func(it store.IntakeItem) bool { return it.Kind == store.IntakeAlert }); i >= 0 {
-		items = items[:i]
-	}
-	var (
-		wg     sync.WaitGroup
-		failed atomic.Bool
-	)
+	took := false
 	for i := range items {
-		wg.Go(func() {
-			if !d.handle(ctx, &items[i]) {
-				failed.Store(true)
+		it := &items[i]
+		if it.Kind == store.IntakeAlert {
+			if took {
+				return true // the alert waits for the entries before it to be taken
 			}
+			return d.handle(ctx, it)
+		}
+		if !d.inflight.begin(it.Seq) {
+			continue
+		}
+		took = true
+		d.running.Go(func() {
+			defer d.Wake()
+			defer d.inflight.end(it.Seq)
+			d.handle(ctx, it)
 		})
 	}
-	wg.Wait()
-	return !failed.Load()
+	return took
+}
+
+// inflight is the set of queue entries being handled in the background,
+// bounded by dispatchParallel.
+type inflight struct {
+	mu    sync.Mutex
+	seqs  map[int64]bool
+	slots chan struct{}
+}
+
+func newInflight() *inflight {
+	return &inflight{seqs: map[int64]bool{}, slots: make(chan struct{}, dispatchParallel)}
+}
+
+// begin claims seq, waiting for a free slot; it reports false when seq is
+// already being handled.
+func (f *inflight) begin(seq int64) bool {
+	f.mu.Lock()
+	if f.seqs[seq] {
+		f.mu.Unlock()
+		return false
+	}
+	f.seqs[seq] = true
+	f.mu.Unlock()
+	f.slots <- struct{}{}
+	return true
+}
+
+func (f *inflight) end(seq int64) {
+	<-f.slots
+	f.mu.Lock()
+	delete(f.seqs, seq)
+	f.mu.Unlock()
 }
 
 // handle processes one entry and records the outcome: done, or due again

@@ -16,7 +16,7 @@ import (
 // TestQueuedTriageStartsTogether: the triage entries of a burst of alerts
 // start their workflows at once, not one after another; each start here
 // waits until all of them have begun, so a dispatcher that starts them in
-// turn never gets past the first.
+// turn never gets past the first. Once handled, none is taken again.
 func TestQueuedTriageStartsTogether(t *testing.T) {
 	ctx := context.Background()
 	st, cleanup, err := testenv.NewStore(ctx, t.TempDir())
@@ -48,8 +48,9 @@ func TestQueuedTriageStartsTogether(t *testing.T) {
 		}
 	}).Return(&mocks.WorkflowRun{}, nil)
 	d := NewDispatcher(st, &Launcher{Store: st, Temporal: tc}, nil, testenv.Logger())
-	done := make(chan bool, 1)
-	go func() { done <- d.step(ctx) }()
+	if !d.step(ctx) {
+		t.Fatal("step took no entry")
+	}
 	for i := range n {
 		select {
 		case <-arrived:
@@ -58,8 +59,9 @@ func TestQueuedTriageStartsTogether(t *testing.T) {
 		}
 	}
 	close(release)
-	if !<-done {
-		t.Fatal("step reported an entry not handled")
+	d.running.Wait()
+	if d.step(ctx) {
+		t.Fatal("step took an entry again after all were handled")
 	}
 	if left, err := st.IntakeBacklog(ctx, store.IntakeTriage); err != nil || left != 0 {
 		t.Fatalf("triage entries left queued: %d (%v)", left, err)

@@ -83,7 +83,6 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 	if err != nil {
 		return out, err
 	}
-	quiet := slog.New(slog.DiscardHandler)
 	env := benchEnv{Store: st, Temporal: tc, Settings: svc, Secrets: box, Key: key}
 	srv := httptest.NewServer(env.router(nil))
 	defer srv.Close()
@@ -106,18 +105,30 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 		return &s, nil
 	}
 
-	if cfg.Only != "lists" {
+	if cfg.Only == "" || cfg.Only == "intake" {
 		if err := intakeRows(ctx, cfg, a, db, dialect, sec, step, &out); err != nil || cfg.Only == "intake" {
 			return out, err
 		}
 	}
+	if cfg.Only == "" || cfg.Only == "lists" {
+		if err := listRows(ctx, cfg, a, db, dialect, &out, step, l); err != nil || cfg.Only == "lists" {
+			return out, err
+		}
+	}
+	return out, triageRows(ctx, cfg, a, env, tc, db, dialect, roundTrip, &out, step)
+}
+
+// listRows measures creating incidents (rows 1, 2), then seeds the table
+// and measures the list pages (rows 3, 4a-4c).
+func listRows(ctx context.Context, cfg config, a *apiClient, db *sql.DB, dialect store.Dialect, out *dbRun, step stepFunc, l load) error {
+	sec := &out.Section
 	insert, err := step("1", "Baseline: bare INSERT (database/sql)", "", nil, l, bareInsertOp(db, dialect, 0))
 	if err != nil {
-		return out, err
+		return err
 	}
 	var created createdLog
 	if _, err := step("2", "POST /api/incidents", "1", insert, l, createOp(a, &created)); err != nil {
-		return out, err
+		return err
 	}
 	if msg, err := checkNumbers(created.numbers); err != nil {
 		out.Problems = append(out.Problems, fmt.Sprintf("%s incident numbers: %v", dialect, err))
@@ -127,49 +138,55 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 	}
 
 	if err := seedAndSettle(ctx, cfg, db, dialect, sec); err != nil {
-		return out, err
+		return err
 	}
 
 	sel, err := step("3", "Baseline: bare SELECT of one page (database/sql)", "", nil, l, bareSelectOp(db))
 	if err != nil {
-		return out, err
+		return err
 	}
 	for _, lp := range listPaths {
 		if _, err := step(lp.id, "GET "+lp.path, "3", sel, l, listOp(a, lp.path)); err != nil {
-			return out, err
+			return err
 		}
 	}
 
-	if cfg.Only == "lists" {
-		return out, nil
-	}
+	return nil
+}
+
+// triageRows measures triage requests answered with their verdict (row 6)
+// and verdicts stored under auto triage (row 6w), beside the bare
+// one-activity workflow.
+func triageRows(ctx context.Context, cfg config, a *apiClient, env benchEnv, tc client.Client, db *sql.DB,
+	dialect store.Dialect, roundTrip stats, out *dbRun, step stepFunc) error {
+	scope, sec := string(dialect), &out.Section
 	ids, err := createTriageIncidents(ctx, cfg, a, scope)
 	if err != nil {
-		return out, fmt.Errorf("%s: incidents to triage: %w", dialect, err)
+		return fmt.Errorf("%s: incidents to triage: %w", dialect, err)
 	}
 	// Vigil's worker polls the shared task queue only while this database is
 	// measured, so triages never reach a worker bound to another store.
-	w := app.NewWorker(tc, st, svc, quiet, 10*time.Second)
+	w := app.NewWorker(tc, env.Store, env.Settings, slog.New(slog.DiscardHandler), 10*time.Second)
 	if err := w.Start(); err != nil {
-		return out, fmt.Errorf("start Vigil worker: %w", err)
+		return fmt.Errorf("start Vigil worker: %w", err)
 	}
 	defer w.Stop()
 	tl := load{N: cfg.TriageN, Concurrency: cfg.C, Warmup: cfg.Warmup}
 	if _, err := step("6", "POST /api/incidents/{id}/triage (waits for verdict)", "5b", &roundTrip, tl, triageOp(a, ids)); err != nil {
-		return out, err
+		return err
 	}
 	name := fmt.Sprintf("Signed alerts, auto triage: verdicts stored per s, sustained (accept → verdict), C=%d", cfg.C)
 	progress(scope, "6w %s: %d alerts", name, cfg.TriageN)
 	s, err := autoTriageRow(ctx, cfg, env, db, dialect)
 	if err != nil {
-		return out, fmt.Errorf("%s auto triage: %w", dialect, err)
+		return fmt.Errorf("%s auto triage: %w", dialect, err)
 	}
 	progressStats(scope, s)
 	sec.add(result{ID: "6w", Name: name, Stats: s, BaseID: "5b", Base: &roundTrip})
 	if s.Failures > 0 {
 		out.Problems = append(out.Problems, fmt.Sprintf("%s %s: %d of %d failed: %v", dialect, name, s.Failures, s.Ops, s.FirstErr))
 	}
-	return out, nil
+	return nil
 }
 
 // benchEnv is what an API server of the bench is built from.

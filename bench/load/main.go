@@ -10,7 +10,7 @@
 //
 //	go run ./bench/load [-db sqlite|postgres|both] [-pg URL] [-n 2000] [-c 16]
 //	                    [-seed 100000] [-triage-n 200] [-warmup 50] [-intake-c 64]
-//	                    [-only intake|lists] [-verdicts FILE]
+//	                    [-only intake|lists|triage] [-verdicts FILE]
 //
 // The Temporal CLI is found as for the tests: $VIGIL_TEMPORAL_BIN or
 // bin/temporal in the module root (make bench sets it up).
@@ -24,6 +24,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -45,11 +46,15 @@ type config struct {
 	TriageN int // triages and workflow round trips measured
 	Warmup  int // unrecorded operations before each measurement
 	IntakeC int // concurrency of the signed-alert rows
-	// Only limits the run to one group of rows: "intake", "lists" or ""
+	// Only limits the run to one group of rows: "intake", "lists", "triage" or ""
 	// for all.
 	Only string
 	// Verdicts is the file the summary lines are appended to, or "".
 	Verdicts string
+	// CPUProfile names a file for a CPU profile of the whole run (the
+	// bench's clients, Vigil's API, dispatcher and worker; not the
+	// database or Temporal servers).
+	CPUProfile string
 }
 
 func main() {
@@ -81,8 +86,9 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.TriageN, "triage-n", 200, "triages and workflow round trips measured")
 	fs.IntVar(&cfg.Warmup, "warmup", 50, "unrecorded operations before each measurement")
 	fs.IntVar(&cfg.IntakeC, "intake-c", 64, "concurrent senders of signed alerts (rows 1w and 2w)")
-	fs.StringVar(&cfg.Only, "only", "", "run one group of rows only: intake (1w, 2w) or lists (1-4); default all")
+	fs.StringVar(&cfg.Only, "only", "", "run one group of rows only: intake (1w, 2w), lists (1-4) or triage (5a, 5b, 6, 6w); default all")
 	fs.StringVar(&cfg.Verdicts, "verdicts", verdict.DefaultFile(), "append the summary lines as JSON lines to this file, for bench/summary (default $"+verdict.EnvFile+")")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -92,8 +98,8 @@ func parseFlags(args []string) (config, error) {
 	switch {
 	case cfg.N <= 0, cfg.C <= 0, cfg.TriageN <= 0, cfg.IntakeC <= 0:
 		return cfg, errors.New("-n, -c, -intake-c and -triage-n must be positive")
-	case cfg.Only != "" && cfg.Only != "intake" && cfg.Only != "lists":
-		return cfg, fmt.Errorf("-only %q: want intake or lists", cfg.Only)
+	case cfg.Only != "" && cfg.Only != "intake" && cfg.Only != "lists" && cfg.Only != "triage":
+		return cfg, fmt.Errorf("-only %q: want intake, lists or triage", cfg.Only)
 	case cfg.Seed < 0, cfg.Warmup < 0:
 		return cfg, errors.New("-seed and -warmup must not be negative")
 	}
@@ -146,6 +152,17 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	if cfg.CPUProfile != "" {
+		f, err := os.Create(cfg.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	// GORM connections opened without a logger of their own (the schema
 	// administration in testenv) report slow statements on stdout; send them
 	// to stderr so stdout stays a clean Markdown report.
@@ -178,7 +195,7 @@ func run(args []string) error {
 		sections []section
 		problems []string
 	)
-	if cfg.Only == "" {
+	if cfg.Only == "" || cfg.Only == "triage" {
 		if tr, err = measureTemporal(ctx, cfg, tmp.Client); err != nil {
 			return err
 		}
