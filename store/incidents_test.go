@@ -212,7 +212,7 @@ func TestIncidentUpdateGetDelete(t *testing.T) {
 }
 
 // TestListTotalsMatchCounts checks the trigger-kept totals against a real
-// count after creates, updates, triage and deletes.
+// count after creates, updates, triage, deletes and a batch of alerts.
 func TestListTotalsMatchCounts(t *testing.T) {
 	st := testenv.OpenStore(t)
 	ctx := context.Background()
@@ -241,6 +241,18 @@ func TestListTotalsMatchCounts(t *testing.T) {
 	}
 	if err := st.DeleteIncident(ctx, ids[0]); err != nil {
 		t.Fatal(err)
+	}
+	// A batch of alerts inserts rows of several kinds in one statement.
+	var batch []store.AlertIncident
+	for i, sev := range []string{"high", "low", "high", "critical", "high"} {
+		typ := []string{"phishing", "malware"}[i%2]
+		batch = append(batch, store.AlertIncident{ExternalSource: "edr",
+			NewIncident: store.NewIncident{Title: "alert", IncidentType: typ, Source: "edr", Severity: sev}})
+	}
+	for _, o := range st.CreateIncidentsFromAlerts(ctx, batch) {
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
 	}
 	filters := []store.IncidentFilter{
 		{}, {Status: "open"}, {Status: "resolved"}, {Status: "triaged"}, {Severity: "high"},

@@ -48,13 +48,8 @@ func seed(ctx context.Context, st *store.Store, total int) (time.Duration, error
 	}
 	start := time.Now()
 	open := total / 20
-	// A bulk load rebuilds the trigger-kept totals once at the end, as an
-	// operator importing history would: the per-row upserts of the
-	// trigger pile up dead versions of the few count rows within one
-	// statement and slow the load down by an order of magnitude.
-	if _, err := db.ExecContext(ctx, "ALTER TABLE incidents DISABLE TRIGGER incident_counts_insert_delete"); err != nil {
-		return 0, err
-	}
+	// The trigger-kept totals count each multi-row statement once per
+	// status, severity and type, so the bulk load keeps them as it goes.
 	for first := 1; first <= total; first += seedChunk {
 		last := min(first+seedChunk-1, total)
 		if _, err := db.ExecContext(ctx, seedIncidents, first, last, open); err != nil {
@@ -64,15 +59,6 @@ func seed(ctx context.Context, st *store.Store, total int) (time.Duration, error
 			return 0, fmt.Errorf("seed audit %d-%d: %w", first, last, err)
 		}
 		progress("seeded %d", last)
-	}
-	for _, q := range []string{
-		"ALTER TABLE incidents ENABLE TRIGGER incident_counts_insert_delete",
-		"DELETE FROM incident_counts",
-		"INSERT INTO incident_counts SELECT status, severity, incident_type, count(*) FROM incidents GROUP BY status, severity, incident_type",
-	} {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return 0, fmt.Errorf("%s: %w", q, err)
-		}
 	}
 	for _, q := range []string{"VACUUM ANALYZE incidents", "VACUUM ANALYZE incident_counts", "VACUUM ANALYZE audit_events"} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
