@@ -132,8 +132,6 @@ func settle(ctx context.Context, db *sql.DB, d store.Dialect) (time.Duration, er
 		return 0, nil
 	}
 	start := time.Now()
-	// The seed also moved the trigger-kept totals in incident_counts once
-	// per row; autovacuum would clear those dead row versions soon after.
 	for _, q := range []string{"VACUUM ANALYZE incidents", "VACUUM ANALYZE incident_counts"} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return 0, fmt.Errorf("%s: %w", q, err)
