@@ -21,7 +21,7 @@ func normalize(inc Incident, ind Indicators) Fields {
 	case "endpoint":
 		f.Endpoint = readEndpointFields(d, ind)
 	case "identity":
-		f.Identity = readIdentityFields(signInView(inc.RawData))
+		f.Identity = readIdentity(inc.RawData, d)
 	case "dlp":
 		f.Data = readDataFields(d)
 	default:
@@ -31,9 +31,20 @@ func normalize(inc Incident, ind Indicators) Fields {
 		case kindMalware:
 			f.Endpoint = readEndpointFields(d, ind)
 		case kindLogin:
-			f.Identity = readIdentityFields(signInView(inc.RawData))
+			f.Identity = readIdentity(inc.RawData, d)
 		}
 	}
+	return f
+}
+
+// readIdentity reads the sign-in the alert is about, then what only the
+// whole payload tells: workload sign-ins across its events, a leaked
+// password warning anywhere in it.
+func readIdentity(raw map[string]any, d *doc) IdentityFields {
+	f := readIdentityFields(signInView(raw))
+	f.Workload, f.WorkloadCountries = workloadSignIn(d)
+	f.WorkloadSecret = f.Workload && workloadSecret(d)
+	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(normKey(d.text), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
 	return f
 }
 
@@ -61,6 +72,7 @@ type formatProbe struct {
 var formatProbes = []formatProbe{
 	{"purview_dlp", "dlp", []string{"dlpdetails"}},
 	{"purview_dlp", "dlp", []string{"sensitiveinfotypes"}},
+	{"purview_dlp", "dlp", []string{"policydetails", "sensitiveinformationtypename"}},
 	{"netskope_dlp", "dlp", []string{"dlpprofile"}},
 	{"google_dlp", "dlp", []string{"matcheddetectors"}},
 	{"proofpoint_tap", "email", []string{"threatsinfomap"}},
@@ -75,6 +87,7 @@ var formatProbes = []formatProbe{
 	{"entra_signin", "identity", []string{"userprincipalname", "clientappused"}},
 	{"entra_signin", "identity", []string{"userprincipalname", "appdisplayname", "ipaddress"}},
 	{"entra_signin", "identity", []string{"riskleveldursignin"}},
+	{"entra_signin", "identity", []string{"serviceprincipalid", "ipaddress"}},
 	{"okta", "identity", []string{"actor", "client", "outcome", "eventtype"}},
 	{"okta", "identity", []string{"authenticationcontext", "securitycontext"}},
 	{"google_login", "identity", []string{"applicationname", "events", "actor"}},

