@@ -72,3 +72,38 @@ func TestWorkloadSignInCountsCountries(t *testing.T) {
 		})
 	}
 }
+
+func TestCommandRunsUserWritable(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{`c:\users\a\appdata\local\temp\svch.exe -k run`, true},
+		{`rundll32.exe c:\users\a\downloads\fontview.dll,dllregisterserver`, true},
+		{`"c:\windows\system32\wscript.exe" "c:\users\a\appdata\local\temp\invoice.js"`, true},
+		{`"c:\program files\7-zip\7z.exe" x "c:\users\a\downloads\photos.zip"`, false},
+		{`"c:\program files\microsoft visual studio\msbuild\roslyn\csc.exe" @c:\users\a\appdata\local\temp\tmp1.rsp`, false},
+		{`"c:\program files\app\app.exe" --config c:\programdata\app\app.json`, false},
+	} {
+		if got := commandRunsUserWritable(tc.line); got != tc.want {
+			t.Errorf("commandRunsUserWritable(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestSignInASNReadsEveryShape(t *testing.T) {
+	for _, tc := range []struct {
+		raw  map[string]any
+		want string
+	}{
+		{map[string]any{"autonomousSystemNumber": float64(14061)}, "14061"},
+		{map[string]any{"securityContext": map[string]any{"asNumber": float64(24940)}}, "24940"},
+		{map[string]any{"networkInfo": map[string]any{"ipAsn": []any{float64(16276)}}}, "16276"},
+		{map[string]any{"asn": "AS63949"}, "63949"},
+		{map[string]any{"ip": "203.0.113.5"}, ""},
+	} {
+		if got := signInASN(newDoc(tc.raw)); got != tc.want {
+			t.Errorf("signInASN(%v) = %q, want %q", tc.raw, got, tc.want)
+		}
+	}
+}

@@ -42,12 +42,12 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 		User:        d.str("username", "user", "accountname", "processuser", "initiatingprocessaccountname", "userprincipalname", "user_name"),
 		CommandLine: strings.ToLower(d.str("commandline", "cmdline", "processcommandline", "processcmdline", "command", "initiatingprocesscommandline", "scriptblocktext")),
 		FilePath:    d.str("filepath", "imagepath", "image", "processpath", "folderpath", "targetfilename", "path"),
-		Signer:      d.str("signer", "publisher", "publishername", "signername", "certificatesubject", "issuer", "signedby", "companyname", "signature"),
+		Signer:      d.scalarStr("signer", "publisher", "publishername", "signername", "certificatesubject", "issuer", "signedby", "companyname", "signature", "signaturesubjectname"),
 		Hashes:      ind.Hashes,
 		Prevalence:  -1,
 	}
 	f.Process = baseName(d.str("filename", "processname", "imagefilename", "image", "newprocessname", "processfilename", "filepath", "originatorprocess"))
-	f.Parent = baseName(d.str("parentprocessname", "parentimage", "parentimagefilename", "parentbasefilename", "initiatingprocessfilename", "parentname", "parentprocess", "parentfilename", "parentprocessfilename", "parentpath", "parentexecutable", "parent", "originatorprocess"))
+	f.Parent = baseName(d.scalarStr("parentprocessname", "parentimage", "parentimagefilename", "parentbasefilename", "initiatingprocessfilename", "parentname", "parentprocess", "parentfilename", "parentprocessfilename", "parentpath", "parentexecutable", "parent", "originatorprocess"))
 	if f.Parent == "" {
 		if pc := d.str("parentcmdline", "parentcommandline", "initiatingprocessparentfilename"); pc != "" {
 			f.Parent = baseName(strings.Fields(strings.Trim(pc, `"`) + " ")[0])
@@ -57,7 +57,7 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 		f.Process = baseName(strings.Trim(strings.Fields(f.CommandLine)[0], `"`))
 	}
 	signer := strings.ToLower(f.Signer)
-	if v, ok := d.boolean("signed", "issigned", "isvalidcertificate", "signatureverified", "validsignature", "signaturevalid"); ok {
+	if v, ok := d.boolean("signed", "issigned", "isvalidcertificate", "signatureverified", "validsignature", "signaturevalid", "signaturetrusted", "signatureexists"); ok {
 		f.Signed, f.SignatureBad = v, !v
 	} else if s := normKey(d.str("signaturestatus", "signaturestate", "certificatestatus", "signedstatus")); s != "" {
 		f.Signed = s == "valid" || s == "signed" || s == "signedvalid" || s == "trusted"
