@@ -38,12 +38,18 @@ func normalize(inc Incident, ind Indicators) Fields {
 }
 
 // readIdentity reads the sign-in the alert is about, then what only the
-// whole payload tells: workload sign-ins across its events, a leaked
-// password warning anywhere in it.
+// whole payload tells: workload sign-ins across its events, a scripted
+// client in any of them, a leaked password warning anywhere in it.
 func readIdentity(raw map[string]any, d *doc) IdentityFields {
 	f := readIdentityFields(signInView(raw))
 	f.Workload, f.WorkloadCountries = workloadSignIn(d)
 	f.WorkloadSecret = f.Workload && workloadSecret(d)
+	// A phishing proxy relays the password and the second factor with an
+	// HTTP library, then a later event of the chain (a token refresh, a
+	// device registration) carries another client's name.
+	for _, ua := range d.strs("rawuseragent", "useragentstring", "useragent") {
+		f.ScriptedClient = f.ScriptedClient || scriptedUserAgent(ua)
+	}
 	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(normKey(d.text), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
 	return f
 }
@@ -374,5 +380,11 @@ func scannerSource(d *doc) bool {
 			return true
 		}
 	}
-	return firstSubstring(strings.ToLower(d.str("httpuseragent", "useragent", "srcuseragent")), scannerUserAgents) != ""
+	if firstSubstring(strings.ToLower(d.str("httpuseragent", "useragent", "srcuseragent")), scannerUserAgents) != "" {
+		return true
+	}
+	// Firewalls and SIEMs name the source's user and host; the scanning
+	// account and appliance carry the scanner's name by convention.
+	source := strings.ToLower(lowerJoin(d.scalarStrs("srcuser", "sourceuser", "sourceusername", "srchostname", "sourcehostname", "srchost", "srcrole", "sourcerole")))
+	return firstSubstring(source, scannerUserAgents) != "" || strings.Contains(source, "vulnscan")
 }

@@ -107,3 +107,34 @@ func TestSignInASNReadsEveryShape(t *testing.T) {
 		}
 	}
 }
+
+func TestScannerSourceByAccountOrHostName(t *testing.T) {
+	for _, tc := range []struct {
+		raw  map[string]any
+		want bool
+	}{
+		{map[string]any{"srcuser": `corp\svc_tenable`}, true},
+		{map[string]any{"SrcHostname": "qualys-scanner-02.contoso.local"}, true},
+		{map[string]any{"srcuser": `corp\j.smith`, "SrcHostname": "ws-0231"}, false},
+	} {
+		if got := scannerSource(newDoc(tc.raw)); got != tc.want {
+			t.Errorf("scannerSource(%v) = %v, want %v", tc.raw, got, tc.want)
+		}
+	}
+}
+
+func TestRelayedSignInKeepsTheScriptedClientAndTheFactor(t *testing.T) {
+	event := func(at, ua, typ string, debug map[string]any) map[string]any {
+		return map[string]any{"eventType": typ, "published": at, "outcome": map[string]any{"result": "SUCCESS"},
+			"actor":  map[string]any{"alternateId": "s.lund@contoso.com"},
+			"client": map[string]any{"ipAddress": "185.220.70.33", "userAgent": map[string]any{"rawUserAgent": ua}}, "debugContext": map[string]any{"debugData": debug}}
+	}
+	raw := map[string]any{"events": []any{
+		event("2025-10-21T08:14:02Z", "node-fetch/1.0", "user.session.start", map[string]any{"factor": "OKTA_VERIFY_PUSH", "factorResult": "SUCCESS"}),
+		event("2025-10-21T08:14:09Z", "Mozilla/5.0 Chrome/129.0", "user.authentication.sso", map[string]any{}),
+	}}
+	f := readIdentity(raw, newDoc(raw))
+	if !f.ScriptedClient || f.MFA != "passed" {
+		t.Errorf("scripted client %v, MFA %q; want true, passed", f.ScriptedClient, f.MFA)
+	}
+}
