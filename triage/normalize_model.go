@@ -162,9 +162,13 @@ type EmailFields struct {
 	LinkHosts     []string `expr:"link_hosts" json:"link_hosts,omitempty"`
 	// ContentHostLinks counts links to customer-content hosts that are
 	// not the organisation's own tenant.
-	ContentHostLinks int      `expr:"content_host_links" json:"content_host_links,omitempty"`
-	OwnTenantLinks   int      `expr:"own_tenant_links" json:"own_tenant_links,omitempty"`
-	Attachments      []string `expr:"attachments" json:"attachments,omitempty"`
+	ContentHostLinks int `expr:"content_host_links" json:"content_host_links,omitempty"`
+	OwnTenantLinks   int `expr:"own_tenant_links" json:"own_tenant_links,omitempty"`
+	// OwnTenantSender is set when the sender is the organisation's own
+	// tenant of a software service (contoso.coupahost.com,
+	// contoso.zendesk.com) and the service authenticated the message.
+	OwnTenantSender bool     `expr:"own_tenant_sender" json:"own_tenant_sender,omitempty"`
+	Attachments     []string `expr:"attachments" json:"attachments,omitempty"`
 	// ThreatType is the gateway's classification folded to phish,
 	// malware, spam, bulk, impostor, clean or "".
 	ThreatType string `expr:"threat_type" json:"threat_type,omitempty"`
