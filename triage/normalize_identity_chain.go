@@ -202,7 +202,7 @@ func replacedFactor(events []chainEvent, i int) bool {
 // push sent or a factor enrolled "succeeds" without anyone signing in.
 func signInEvent(f IdentityFields) bool {
 	ev := normKey(f.Event)
-	for _, not := range []string{"push", "factoractivate", "factordeactivate", "enroll", "updatepassword", "resetpassword"} {
+	for _, not := range []string{"push", "factoractivate", "factordeactivate", "mfafactor", "enroll", "updatepassword", "resetpassword", "resetall"} {
 		if strings.Contains(ev, not) {
 			return false
 		}
