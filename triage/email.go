@@ -230,6 +230,15 @@ func readAttachments(d *doc) []emailAttachment {
 	for _, v := range d.values("attachments", "attachment", "attachmentnames", "attachedfiles", "attachmentname", "filename", "filenames") {
 		visit(v)
 	}
+	// Gateways that list every MIME part (Proofpoint's messageParts) name
+	// the message body too, "text.html" shown inline: it is the body, not
+	// an attachment.
+	for _, part := range d.maps("messageparts", "parts", "mimeparts") {
+		pd := newDoc(part)
+		if strings.EqualFold(pd.str("disposition", "contentdisposition"), "inline") {
+			delete(byName, strings.ToLower(strings.TrimSpace(pd.str("filename", "name"))))
+		}
+	}
 	out := make([]emailAttachment, 0, len(byName))
 	for _, n := range sortedKeys(byName) {
 		out = append(out, emailAttachment{name: n, encrypted: byName[n]})

@@ -180,6 +180,18 @@ func (d *doc) str(names ...string) string {
 	return ""
 }
 
+// scalarStr is str without descending into objects: a key such as
+// "parent" or "signature" may hold a whole object whose first leaf is not
+// the name sought.
+func (d *doc) scalarStr(names ...string) string {
+	for _, s := range d.scalarStrs(names...) {
+		if s = strings.TrimSpace(s); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
 // boolean returns the first value under names that reads as a boolean.
 func (d *doc) boolean(names ...string) (value, found bool) {
 	for _, v := range d.values(names...) {

@@ -56,7 +56,9 @@ var timeWindow = regexp.MustCompile(`^(last|past)?\d+(s|m|h|d|w|min|mins|hr|hrs|
 // original value); a name is never shortened past one of them, so
 // user_usual_country is not read as the sign-in's country.
 var contextWords = setOf("usual", "previous", "prev", "prior", "last", "orig", "original", "old", "home", "typical",
-	"expected", "baseline", "known", "historical", "first", "allowed", "normal", "before", "earlier")
+	"expected", "baseline", "known", "historical", "first", "allowed", "normal", "before", "earlier",
+	// A container's image or a pod's name is not the process's.
+	"container", "pod")
 
 // qualifiedKeys returns the extra names a field is known by: the trailing
 // joins of its path (parent segments plus its own), excluding the plain

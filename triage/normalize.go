@@ -21,7 +21,7 @@ func normalize(inc Incident, ind Indicators) Fields {
 	case "endpoint":
 		f.Endpoint = readEndpointFields(d, ind)
 	case "identity":
-		f.Identity = readIdentityFields(signInView(inc.RawData))
+		f.Identity = readIdentity(inc.RawData, d)
 	case "dlp":
 		f.Data = readDataFields(d)
 	default:
@@ -31,9 +31,26 @@ func normalize(inc Incident, ind Indicators) Fields {
 		case kindMalware:
 			f.Endpoint = readEndpointFields(d, ind)
 		case kindLogin:
-			f.Identity = readIdentityFields(signInView(inc.RawData))
+			f.Identity = readIdentity(inc.RawData, d)
 		}
 	}
+	return f
+}
+
+// readIdentity reads the sign-in the alert is about, then what only the
+// whole payload tells: workload sign-ins across its events, a scripted
+// client in any of them, a leaked password warning anywhere in it.
+func readIdentity(raw map[string]any, d *doc) IdentityFields {
+	f := readIdentityFields(signInView(raw))
+	f.Workload, f.WorkloadCountries = workloadSignIn(d)
+	f.WorkloadSecret = f.Workload && workloadSecret(d)
+	// A phishing proxy relays the password and the second factor with an
+	// HTTP library, then a later event of the chain (a token refresh, a
+	// device registration) carries another client's name.
+	for _, ua := range d.strs("rawuseragent", "useragentstring", "useragent") {
+		f.ScriptedClient = f.ScriptedClient || scriptedUserAgent(ua)
+	}
+	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(normKey(d.text), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
 	return f
 }
 
@@ -61,6 +78,7 @@ type formatProbe struct {
 var formatProbes = []formatProbe{
 	{"purview_dlp", "dlp", []string{"dlpdetails"}},
 	{"purview_dlp", "dlp", []string{"sensitiveinfotypes"}},
+	{"purview_dlp", "dlp", []string{"policydetails", "sensitiveinformationtypename"}},
 	{"netskope_dlp", "dlp", []string{"dlpprofile"}},
 	{"google_dlp", "dlp", []string{"matcheddetectors"}},
 	{"proofpoint_tap", "email", []string{"threatsinfomap"}},
@@ -75,6 +93,7 @@ var formatProbes = []formatProbe{
 	{"entra_signin", "identity", []string{"userprincipalname", "clientappused"}},
 	{"entra_signin", "identity", []string{"userprincipalname", "appdisplayname", "ipaddress"}},
 	{"entra_signin", "identity", []string{"riskleveldursignin"}},
+	{"entra_signin", "identity", []string{"serviceprincipalid", "ipaddress"}},
 	{"okta", "identity", []string{"actor", "client", "outcome", "eventtype"}},
 	{"okta", "identity", []string{"authenticationcontext", "securitycontext"}},
 	{"google_login", "identity", []string{"applicationname", "events", "actor"}},
@@ -361,5 +380,11 @@ func scannerSource(d *doc) bool {
 			return true
 		}
 	}
-	return firstSubstring(strings.ToLower(d.str("httpuseragent", "useragent", "srcuseragent")), scannerUserAgents) != ""
+	if firstSubstring(strings.ToLower(d.str("httpuseragent", "useragent", "srcuseragent")), scannerUserAgents) != "" {
+		return true
+	}
+	// Firewalls and SIEMs name the source's user and host; the scanning
+	// account and appliance carry the scanner's name by convention.
+	source := strings.ToLower(lowerJoin(d.scalarStrs("srcuser", "sourceuser", "sourceusername", "srchostname", "sourcehostname", "srchost", "srcrole", "sourcerole")))
+	return firstSubstring(source, scannerUserAgents) != "" || strings.Contains(source, "vulnscan")
 }

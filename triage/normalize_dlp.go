@@ -26,6 +26,9 @@ type DataFields struct {
 	// Departing is set when HR context says the user resigned, is leaving
 	// or was terminated.
 	Departing bool `expr:"departing" json:"departing,omitempty"`
+	// TestCardsOnly is set when the payload shows the matched card
+	// numbers and every one is a processor's published test number.
+	TestCardsOnly bool `expr:"test_cards_only" json:"test_cards_only,omitempty"`
 }
 
 // readDataFields fills DataFields from Purview, Netskope, Google Workspace
@@ -76,6 +79,7 @@ func readDataFields(d *doc) DataFields {
 	f.PersonalReason = containsAnyTerm(reason, "personal", "myown", "private", "backup") && !containsAnyTerm(reason, "business")
 	f.Departing = containsAnyTerm(normKey(lowerJoin(d.strs("hrcontext", "hrflags", "riskindicators", "userrisk", "departuredate", "employmentstatus"))), "resign", "departing", "leaver", "termination", "terminated", "noticeperiod") ||
 		d.str("departuredate", "terminationdate", "lastworkingday") != ""
+	f.TestCardsOnly = onlyTestCards(d.text)
 	return f
 }
 

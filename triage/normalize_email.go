@@ -60,6 +60,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		_, a := brandLookalike(m.senderDomain)
 		l, b := orgLookalike(m.senderDomain, m.orgDomains)
 		f.Lookalike = a || b && !(l.tenant && f.AuthAligned)
+		f.OwnTenantSender = b && l.tenant && f.AuthAligned
 	}
 	if v, ok := d.boolean("similardomain", "similarinternaldomain", "similarexternaldomain"); ok && v {
 		f.Lookalike = true
@@ -76,7 +77,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		f.URLs = append(f.URLs, l.url)
 		hosts[host] = true
 		switch {
-		case ownTenantHost(host, m.orgDomains):
+		case ownTenantHost(host, m.orgDomains), f.OwnTenantSender && sameBrandDomain(host, m.senderDomain):
 			f.OwnTenantLinks++
 		case isCustomerContentHost(host):
 			f.ContentHostLinks++

@@ -40,14 +40,14 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	f := EndpointFields{
 		Host:        d.str("hostnamefield", "hostname", "computername", "devicename", "computerdnsname", "agentcomputername", "host", "computer", "endpoint", "machinename"),
 		User:        d.str("username", "user", "accountname", "processuser", "initiatingprocessaccountname", "userprincipalname", "user_name"),
-		CommandLine: strings.ToLower(d.str("commandline", "cmdline", "processcommandline", "command", "initiatingprocesscommandline", "scriptblocktext")),
+		CommandLine: strings.ToLower(d.str("commandline", "cmdline", "processcommandline", "processcmdline", "command", "initiatingprocesscommandline", "scriptblocktext")),
 		FilePath:    d.str("filepath", "imagepath", "image", "processpath", "folderpath", "targetfilename", "path"),
-		Signer:      d.str("signer", "publisher", "publishername", "signername", "certificatesubject", "issuer", "signedby", "companyname", "signature"),
+		Signer:      d.scalarStr("signer", "publisher", "publishername", "signername", "certificatesubject", "issuer", "signedby", "companyname", "signature", "signaturesubjectname"),
 		Hashes:      ind.Hashes,
 		Prevalence:  -1,
 	}
 	f.Process = baseName(d.str("filename", "processname", "imagefilename", "image", "newprocessname", "processfilename", "filepath", "originatorprocess"))
-	f.Parent = baseName(d.str("parentprocessname", "parentimage", "parentimagefilename", "parentbasefilename", "initiatingprocessfilename", "parentname", "parentprocess", "parentfilename", "parentprocessfilename", "parentpath", "parentexecutable", "parent"))
+	f.Parent = baseName(d.scalarStr("parentprocessname", "parentimage", "parentimagefilename", "parentbasefilename", "initiatingprocessfilename", "parentname", "parentprocess", "parentfilename", "parentprocessfilename", "parentpath", "parentexecutable", "parent", "originatorprocess"))
 	if f.Parent == "" {
 		if pc := d.str("parentcmdline", "parentcommandline", "initiatingprocessparentfilename"); pc != "" {
 			f.Parent = baseName(strings.Fields(strings.Trim(pc, `"`) + " ")[0])
@@ -57,7 +57,7 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 		f.Process = baseName(strings.Trim(strings.Fields(f.CommandLine)[0], `"`))
 	}
 	signer := strings.ToLower(f.Signer)
-	if v, ok := d.boolean("signed", "issigned", "isvalidcertificate", "signatureverified", "validsignature", "signaturevalid"); ok {
+	if v, ok := d.boolean("signed", "issigned", "isvalidcertificate", "signatureverified", "validsignature", "signaturevalid", "signaturetrusted", "signatureexists"); ok {
 		f.Signed, f.SignatureBad = v, !v
 	} else if s := normKey(d.str("signaturestatus", "signaturestate", "certificatestatus", "signedstatus")); s != "" {
 		f.Signed = s == "valid" || s == "signed" || s == "signedvalid" || s == "trusted"
@@ -68,7 +68,10 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	f.TrustedSigner = f.Signed && !f.SignatureBad && firstSubstring(signer, trustedPublishers) != ""
 	all := f.CommandLine + "\n" + d.text
 	f.LOLBin = lolbins[f.Process]
-	f.OfficeParent = firstSubstring(f.Parent, officeApps) != ""
+	// A document's macro often starts cmd, which starts PowerShell: the
+	// Office application is then the grandparent.
+	grandparent := baseName(d.str("grandparentimagefilename", "grandparentname", "grandparentprocessname", "grandparentimage"))
+	f.OfficeParent = firstSubstring(f.Parent, officeApps) != "" || firstSubstring(grandparent, officeApps) != "" && lolbins[f.Parent]
 	f.BrowserParent = firstSubstring(f.Parent, browsers) != ""
 	f.AdminTool = firstSubstring(f.Process+" "+f.Parent+" "+f.CommandLine+" "+strings.ToLower(f.FilePath), adminTools) != ""
 	f.Encoded = encodedPowerShell(all) != "" || containsAnyTerm(f.CommandLine, "-enc ", "frombase64string", "[char]", "iex(", "iex (", "invoke-expression", "^p^o^w", "-w hidden", "-windowstyle hidden")
@@ -106,6 +109,7 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 		f.VendorConfident = true
 	}
 	readEndpointContext(d, &f)
+	readEndpointBehaviour(d, &f)
 	return f
 }
 

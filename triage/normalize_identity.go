@@ -65,6 +65,12 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	} else if isp := strings.ToLower(f.ISP + " " + cur.str("usagetype", "domain", "connectiontype")); firstSubstring(isp, hostingProviders) != "" || containsTerm(netText, "hosting") {
 		f.Hosting = true
 	}
+	if f.ASN == "" {
+		f.ASN = signInASN(cur)
+	}
+	if hostingASNs[strings.TrimPrefix(strings.ToUpper(f.ASN), "AS")] {
+		f.Hosting = true
+	}
 
 	f.DeviceNew, f.DeviceKnown = deviceState(cur)
 	if v, ok := cur.boolean("ismanaged", "managed", "iscompliant", "compliant", "devicemanaged"); ok && v {
@@ -89,6 +95,11 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	}
 	readOutcome(&f, cur)
 	readMFA(&f, cur, riskCompact)
+	// A user's "this was not me" answer to a prompt is a risk detection
+	// of its own (Entra mfaFraud).
+	if strings.Contains(riskCompact, "mfafraud") {
+		f.MFA = "fraud"
+	}
 	if n, ok := cur.number("failedattempts", "failedlogins", "failedloginattempts", "failurecount", "failedcount", "failedattemptsbeforesuccess", "consecutivefailures", "failures", "failure"); ok {
 		f.FailedAttempts = int(n)
 	}
@@ -280,6 +291,13 @@ func readMFA(f *IdentityFields, cur *doc, riskCompact string) {
 		f.MFA = "failed"
 	}
 	f.SingleFactor = strings.Contains(compact, "singlefactorauthentication")
+	// Okta names a session opened on the password alone.
+	if normKey(cur.str("factor")) == "passwordasfactor" {
+		f.SingleFactor = true
+		if f.MFA == "" {
+			f.MFA = "not_required"
+		}
+	}
 }
 
 // corporateGateways are cloud security gateways that organisations route

@@ -86,6 +86,18 @@ func signInView(raw map[string]any) map[string]any {
 			}
 		}
 	}
+	// Likewise the second factor: Okta records it on the session start,
+	// and the single sign-on that follows is what the chain focuses on.
+	if !newDoc(view).has("factorresult") {
+		for i := focus - 1; i >= 0; i-- {
+			e := events[i]
+			ed := newDoc(e.raw)
+			if r := ed.str("factorresult"); r != "" && sameUser(e.fields.User, fe.User) && e.fields.SourceIP == fe.SourceIP {
+				view["sessionFactor"] = map[string]any{"factor": ed.str("factor"), "factorResult": r}
+				break
+			}
+		}
+	}
 	if ctx := withoutList(raw, holder); len(ctx) > 0 {
 		view["chainContext"] = ctx
 	}
@@ -190,7 +202,7 @@ func replacedFactor(events []chainEvent, i int) bool {
 // push sent or a factor enrolled "succeeds" without anyone signing in.
 func signInEvent(f IdentityFields) bool {
 	ev := normKey(f.Event)
-	for _, not := range []string{"push", "factoractivate", "factordeactivate", "enroll", "updatepassword", "resetpassword"} {
+	for _, not := range []string{"push", "factoractivate", "factordeactivate", "mfafactor", "enroll", "updatepassword", "resetpassword", "resetall"} {
 		if strings.Contains(ev, not) {
 			return false
 		}

@@ -119,6 +119,17 @@ type IdentityFields struct {
 	// AccountTamper is set when the session went on to remove a second
 	// factor, replace recovery details or forward mail away.
 	AccountTamper bool `expr:"account_tamper" json:"account_tamper,omitempty"`
+	// Workload is set for a sign-in by an application (a service
+	// principal, managed or workload identity) rather than a person;
+	// WorkloadSecret when it used a client secret; WorkloadCountries is
+	// how many countries the payload's workload sign-ins came from.
+	Workload          bool `expr:"workload" json:"workload,omitempty"`
+	WorkloadSecret    bool `expr:"workload_secret" json:"workload_secret,omitempty"`
+	WorkloadCountries int  `expr:"workload_countries" json:"workload_countries,omitempty"`
+	// LeakedCredentials is set when the provider found the user's
+	// password in a breach or leak (Entra leakedCredentials, Google's
+	// password-leak account warning, Okta breached credentials).
+	LeakedCredentials bool `expr:"leaked_credentials" json:"leaked_credentials,omitempty"`
 	// Event is the lowercased vendor event name (login_success,
 	// user.session.start, ...).
 	Event string `expr:"event" json:"event,omitempty"`
@@ -151,9 +162,13 @@ type EmailFields struct {
 	LinkHosts     []string `expr:"link_hosts" json:"link_hosts,omitempty"`
 	// ContentHostLinks counts links to customer-content hosts that are
 	// not the organisation's own tenant.
-	ContentHostLinks int      `expr:"content_host_links" json:"content_host_links,omitempty"`
-	OwnTenantLinks   int      `expr:"own_tenant_links" json:"own_tenant_links,omitempty"`
-	Attachments      []string `expr:"attachments" json:"attachments,omitempty"`
+	ContentHostLinks int `expr:"content_host_links" json:"content_host_links,omitempty"`
+	OwnTenantLinks   int `expr:"own_tenant_links" json:"own_tenant_links,omitempty"`
+	// OwnTenantSender is set when the sender is the organisation's own
+	// tenant of a software service (contoso.coupahost.com,
+	// contoso.zendesk.com) and the service authenticated the message.
+	OwnTenantSender bool     `expr:"own_tenant_sender" json:"own_tenant_sender,omitempty"`
+	Attachments     []string `expr:"attachments" json:"attachments,omitempty"`
 	// ThreatType is the gateway's classification folded to phish,
 	// malware, spam, bulk, impostor, clean or "".
 	ThreatType string `expr:"threat_type" json:"threat_type,omitempty"`
@@ -205,4 +220,6 @@ type EndpointFields struct {
 	VendorConfident bool   `expr:"vendor_confident" json:"vendor_confident,omitempty"`
 	// Context is who launched the process and through what.
 	Context EndpointContext `expr:"context" json:"context"`
+	// Behaviour is what the processes in the alert did.
+	Behaviour EndpointBehaviour `expr:"behaviour" json:"behaviour"`
 }

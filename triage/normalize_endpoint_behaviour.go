@@ -1,0 +1,86 @@
+package triage
+
+import (
+	"regexp"
+	"strings"
+)
+
+// EndpointBehaviour is what the processes in an alert did, read from every
+// command line and process name the payload carries (a detection's process
+// tree, its storyline, its ancestors), not only the one process the alert
+// is about: an intrusion is a sequence, and the detected step is often the
+// harmless-looking one.
+type EndpointBehaviour struct {
+	// ReverseShell is set when a command wires a shell's input and output
+	// to a network socket (/dev/tcp, nc -e, socat exec, a PowerShell
+	// TCPClient loop), or the sensor names the behaviour so.
+	ReverseShell bool `expr:"reverse_shell" json:"reverse_shell,omitempty"`
+	// ServerSpawnsShell is set when a server or application runtime (a
+	// JVM, IIS worker, web server, Node or PHP) started a shell: web
+	// applications do not run shells, exploited ones do.
+	ServerSpawnsShell bool `expr:"server_spawns_shell" json:"server_spawns_shell,omitempty"`
+	// Discovery counts the distinct domain and host discovery commands
+	// (whoami /all, net group "domain admins", nltest /domain_trusts, ...)
+	// in the payload.
+	Discovery int `expr:"discovery" json:"discovery,omitempty"`
+	// RemoteAccess names the remote-access tool the payload mentions
+	// (anydesk, screenconnect, quick assist, ...), or "".
+	RemoteAccess string `expr:"remote_access" json:"remote_access,omitempty"`
+}
+
+var reverseShellRe = regexp.MustCompile(`/dev/(tcp|udp)/[^\s/]+/\d+|\b(nc|ncat|netcat)(\.exe)?\s.*\s-(e|c)\s|socat\s.*exec:|pty\.spawn\(|\bsh\s+-i\b.*[<>]&|net\.sockets\.tcpclient|fsockopen\(`)
+
+// discoveryCommands are the enumeration steps of hands-on intruders: who
+// am I, who administers the domain, which domains trust it, what is near.
+var discoveryCommands = []*regexp.Regexp{
+	regexp.MustCompile(`whoami(\.exe)?\s+/(all|groups|priv)`),
+	regexp.MustCompile(`net1?(\.exe)?\s+group\s+"?(domain admins|enterprise admins|domain computers)`),
+	regexp.MustCompile(`net1?(\.exe)?\s+(user|accounts)\s+.*/domain`),
+	regexp.MustCompile(`nltest(\.exe)?\s+/(domain_trusts|dclist|dsgetdc)`),
+	regexp.MustCompile(`net1?(\.exe)?\s+view\b`),
+	regexp.MustCompile(`\badfind(\.exe)?\b`),
+	regexp.MustCompile(`\bget-ad(user|computer|group|domain)\b`),
+	regexp.MustCompile(`\b(quser|query user)\b`),
+	regexp.MustCompile(`\bsysteminfo(\.exe)?\b`),
+	regexp.MustCompile(`\barp\s+-a\b`),
+}
+
+// remoteAccessTools are remote-support tools, each with the names its
+// processes, services and relays carry.
+var remoteAccessTools = [][2]string{
+	{"anydesk", "anydesk"}, {"screenconnect", "screenconnect"}, {"connectwise control", "screenconnect"},
+	{"quickassist", "quick assist"}, {"quick assist", "quick assist"}, {"teamviewer", "teamviewer"},
+	{"splashtop", "splashtop"}, {"rustdesk", "rustdesk"}, {"atera", "atera"}, {"logmein", "logmein"},
+	{"supremo", "supremo"}, {"netsupport", "netsupport"}, {"simplehelp", "simplehelp"}, {"remoteutilities", "remote utilities"},
+}
+
+// serverRuntimes are processes that serve requests; a shell below one is
+// the mark of an exploited application or a web shell.
+var serverRuntimes = setOf("java", "java.exe", "w3wp.exe", "httpd", "apache2", "nginx", "node", "node.exe", "php-fpm", "php", "php-cgi.exe", "tomcat", "tomcat9.exe", "catalina.sh", "sqlservr.exe", "python3", "gunicorn", "uwsgi", "ruby")
+
+var shells = setOf("sh", "bash", "dash", "zsh", "ash", "cmd.exe", "powershell.exe", "pwsh.exe", "pwsh")
+
+// readEndpointBehaviour reads the behaviour of every process in the payload.
+func readEndpointBehaviour(d *doc, f *EndpointFields) {
+	b := &f.Behaviour
+	commands := strings.ToLower(lowerJoin(d.strs("commandline", "cmdline", "processcommandline", "processcmdline", "command", "initiatingprocesscommandline", "parentcommandline", "parentcmdline", "scriptblocktext")))
+	commands += "\n" + f.CommandLine + "\n" + f.Context.DecodedCommand
+	// The sensor's own name for the behaviour counts too (GuardDuty's
+	// Execution:Runtime/ReverseShell, EDR detections titled so).
+	b.ReverseShell = reverseShellRe.MatchString(commands) || containsAnyTerm(d.text, "reverse shell", "reverseshell", "reverse_shell")
+	b.ServerSpawnsShell = serverRuntimes[f.Parent] && shells[f.Process]
+	for _, re := range discoveryCommands {
+		if re.MatchString(commands) {
+			b.Discovery++
+		}
+	}
+	// Process trees, storylines and ancestry lists name the tool in
+	// whichever field the vendor chose, so the whole payload is read.
+	tree := d.text + "\n" + commands
+	for _, t := range remoteAccessTools {
+		if strings.Contains(tree, t[0]) {
+			b.RemoteAccess = t[1]
+			break
+		}
+	}
+}

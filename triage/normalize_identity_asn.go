@@ -1,0 +1,35 @@
+package triage
+
+import (
+	"strconv"
+	"strings"
+)
+
+// hostingASNs are autonomous systems of virtual-server and hosting
+// providers, where anyone can rent an address by the hour: DigitalOcean,
+// Hetzner, OVH, Linode, Vultr, M247, Leaseweb, Contabo, ColoCrossing,
+// Datacamp, Scaleway, Hostinger, IONOS. The large clouds (Microsoft,
+// Amazon, Google) are left out: companies' own virtual desktops, proxies
+// and services sign in from them every day.
+var hostingASNs = setOf("14061", "24940", "16276", "63949", "20473", "9009", "60781", "28753", "51167", "36352",
+	"212238", "12876", "47583", "8560", "46606", "62240")
+
+// signInASN returns the autonomous system number the payload states for
+// the sign-in's address, as text, whether given as a number, a string
+// ("AS14061") or a list of one.
+func signInASN(cur *doc) string {
+	for _, v := range cur.values("asn", "asnumber", "autonomoussystemnumber", "asnnumber", "ipasn") {
+		if arr, ok := v.([]any); ok && len(arr) > 0 {
+			v = arr[0]
+		}
+		if n, ok := asNumber(v); ok && n > 0 {
+			return strconv.Itoa(int(n))
+		}
+		if s, ok := v.(string); ok {
+			if s = strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(s)), "AS"); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,31 @@
+package triage
+
+import "strings"
+
+// workloadSignIn reports a sign-in by an application rather than a person
+// (an Entra service principal or managed identity, a cloud workload
+// identity), and how many countries the payload's workload sign-ins come
+// from. Workloads run where they are deployed and do not travel: one
+// credential used from two countries is one credential in two hands.
+func workloadSignIn(d *doc) (workload bool, countries int) {
+	kinds := normKey(lowerJoin(d.strs("signineventtypes", "category", "signineventtype")))
+	workload = d.has("serviceprincipalid", "serviceprincipalname", "managedidentityid") ||
+		containsAnyTerm(kinds, "serviceprincipal", "managedidentity", "workloadidentity")
+	if !workload {
+		return false, 0
+	}
+	seen := map[string]bool{}
+	for _, c := range d.strs("countryorregion", "countrycode", "country") {
+		if c = strings.ToUpper(strings.TrimSpace(c)); c != "" {
+			seen[c] = true
+		}
+	}
+	return true, len(seen)
+}
+
+// workloadSecret reports a workload that proved itself with a shared
+// secret, which can be copied, rather than a certificate or a federated
+// credential bound to where it runs.
+func workloadSecret(d *doc) bool {
+	return normKey(d.str("clientcredentialtype", "credentialtype")) == "clientsecret"
+}
