@@ -43,16 +43,7 @@ func TestTriageWorkflowRunsStepsInOrder(t *testing.T) {
 		Return(activities.TriageRecord{TriageID: "tri-1", DurationMS: 42}, nil).Once()
 
 	env.ExecuteWorkflow(workflows.Triage, workflows.TriageInput{IncidentID: "inc-1", TriageID: "tri-1"})
-	if !env.IsWorkflowCompleted() {
-		t.Fatal("workflow did not complete")
-	}
-	if err := env.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var res workflows.TriageResult
-	if err := env.GetWorkflowResult(&res); err != nil {
-		t.Fatal(err)
-	}
+	res := triageResult(t, env)
 	if res.Verdict.Classification != "malicious" || res.DurationMS != 42 || res.TriageID != "tri-1" {
 		t.Fatalf("result %+v", res)
 	}
