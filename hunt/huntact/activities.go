@@ -31,6 +31,14 @@ const (
 // earlier successful run.
 const DefaultLookback = 24 * time.Hour
 
+// DefaultMaxRuntime bounds a run whose hunt sets no max_runtime_secs.
+const DefaultMaxRuntime = time.Hour
+
+// staleRunMargin is how long past its max runtime a run still recorded
+// as running is taken to be running (its finish may be retried); after
+// that its workflow ended without recording an outcome.
+const staleRunMargin = 10 * time.Minute
+
 // Activities run hunts against the data sources in the store.
 type Activities struct {
 	Store   *store.Store
@@ -38,7 +46,8 @@ type Activities struct {
 	Sources datasource.Options
 	Metrics *Metrics
 
-	sources sourceCache
+	sources  sourceCache
+	policies runPolicies
 }
 
 // PrepareInput names the run to prepare.
@@ -146,6 +155,7 @@ func (a *Activities) RunQuery(ctx context.Context, in QueryInput) (QueryOutput, 
 		return QueryOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("query %q: %v", q.Name, err), ErrTypeInvalidHunt, err)
 	}
 
+	ctx = datasource.WithOutbound(ctx, a.policies.forRun(in.RunID, a.Sources.Outbound))
 	stop := heartbeat(ctx)
 	start := time.Now()
 	rows, err := src.Run(ctx, datasource.Request{Query: q.Query, Params: q.Params, From: in.From, To: in.To,
@@ -229,6 +239,7 @@ type FinishInput struct {
 // FinishRun records the outcome and moves the hunt: a finished on_demand
 // hunt is completed; a failed run fails the hunt only when it says so.
 func (a *Activities) FinishRun(ctx context.Context, in FinishInput) error {
+	a.policies.done(in.RunID)
 	err := a.Store.FinishHuntRun(ctx, &store.HuntRun{ID: in.RunID, Status: in.Status, Error: in.Error,
 		QueryResults: store.NewJSON(in.Results), TotalFindings: in.Total, CriticalFindings: in.Critical,
 		NewFindings: in.New, DurationMs: in.DurationMs})
