@@ -23,7 +23,7 @@ const (
 	// DefaultParallelism bounds the queries of one run running at once.
 	DefaultParallelism = 4
 	// DefaultMaxRuntime bounds a run whose hunt sets no max_runtime_secs.
-	DefaultMaxRuntime = time.Hour
+	DefaultMaxRuntime = huntact.DefaultMaxRuntime
 )
 
 // WorkflowID is the ID of an on-demand or triggered run.
@@ -72,6 +72,7 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 		return Result{}, err
 	}
 	book := bookkeeping(ctx)
+	query := queryRunner(ctx)
 	var plan huntact.PrepareResult
 	err := book(ctx, 5, acts.PrepareRun, huntact.PrepareInput{HuntID: in.HuntID, RunID: in.RunID,
 		WorkflowID: info.WorkflowExecution.ID, Trigger: in.Trigger, From: in.From, To: in.To, Params: in.Params}).Get(ctx, &plan)
@@ -108,14 +109,7 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 	})
 	launch := func(q int) {
 		pq := plan.Queries[q]
-		actx := workflow.WithActivityOptions(runCtx, workflow.ActivityOptions{
-			StartToCloseTimeout: time.Duration(pq.TimeoutSecs)*time.Second + 30*time.Second,
-			HeartbeatTimeout:    30 * time.Second,
-			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
-			Summary:             "query " + pq.Name,
-		})
-		f := workflow.ExecuteActivity(actx, acts.RunQuery, huntact.QueryInput{HuntID: in.HuntID, RunID: plan.RunID,
-			From: plan.From, To: plan.To, Query: pq})
+		f := query(runCtx, pq, huntact.QueryInput{HuntID: in.HuntID, RunID: plan.RunID, From: plan.From, To: plan.To, Query: pq})
 		pending++
 		sel.AddFuture(f, func(f workflow.Future) {
 			pending--
