@@ -68,6 +68,9 @@ type PrepareResult struct {
 	Queries        []hunt.PlannedQuery
 	MaxRuntimeSecs int
 	Skip           string // non-empty: the hunt must not run now, and why
+	// InProgress is the run of the hunt still running that made an
+	// on-demand run skip (Skip says so too).
+	InProgress string
 }
 
 // PrepareRun records the run (once per workflow) and resolves its queries.
@@ -118,13 +121,35 @@ func (a *Activities) PrepareRun(ctx context.Context, in PrepareInput) (PrepareRe
 	if runID == "" {
 		runID = hunt.RunIDOf(in.WorkflowID)
 	}
-	run, err := a.Store.StartHuntRun(ctx, &store.HuntRun{ID: runID, HuntID: h.ID, WorkflowID: in.WorkflowID,
-		RunTrigger: in.Trigger, WindowFrom: from, WindowTo: to, QueryResults: store.NewJSON([]store.QueryResult{})})
+	rec := &store.HuntRun{ID: runID, HuntID: h.ID, WorkflowID: in.WorkflowID,
+		RunTrigger: in.Trigger, WindowFrom: from, WindowTo: to, QueryResults: store.NewJSON([]store.QueryResult{})}
+	var run *store.HuntRun
+	if in.Trigger == "manual" {
+		// On-demand runs of one hunt do not overlap, as its schedule's
+		// runs do not (overlap policy skip).
+		var busy *store.HuntRun
+		run, busy, err = a.Store.StartHuntRunAlone(ctx, rec, store.Now().Add(-MaxRuntime(h)-staleRunMargin))
+		if err == nil && busy != nil {
+			out.Skip, out.InProgress = "run "+busy.ID+" of the hunt is still running", busy.ID
+			return out, nil
+		}
+	} else {
+		run, err = a.Store.StartHuntRun(ctx, rec)
+	}
 	if err != nil {
 		return out, err
 	}
 	out.RunID, out.From, out.To, out.Queries = run.ID, run.WindowFrom, run.WindowTo, plan
 	return out, nil
+}
+
+// MaxRuntime is how long a run of h may take: its max_runtime_secs, or
+// DefaultMaxRuntime.
+func MaxRuntime(h *store.Hunt) time.Duration {
+	if s := h.Schedule.V.MaxRuntimeSecs; s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	return DefaultMaxRuntime
 }
 
 // QueryInput is one query of a run.

@@ -51,6 +51,9 @@ type Result struct {
 	DurationMs       int64               `json:"duration_ms"`
 	Queries          []store.QueryResult `json:"queries"`
 	Skipped          string              `json:"skipped,omitempty"`
+	// RunInProgress is the run whose being still running made this
+	// on-demand run skip.
+	RunInProgress string `json:"run_in_progress,omitempty"`
 }
 
 // Progress is what the progress query answers.
@@ -80,7 +83,7 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 		return Result{}, err
 	}
 	if plan.Skip != "" {
-		return Result{Status: "skipped", Skipped: plan.Skip}, nil
+		return Result{Status: "skipped", Skipped: plan.Skip, RunInProgress: plan.InProgress}, nil
 	}
 	prog.RunID, prog.Total = plan.RunID, len(plan.Queries)
 	if err := workflow.UpsertTypedSearchAttributes(ctx, workflows.SearchHuntName.ValueSet(plan.HuntName)); err != nil {

@@ -2,6 +2,7 @@ package huntflow_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -138,6 +139,31 @@ func TestShortQueriesRunAsLocalActivities(t *testing.T) {
 	// Prepare, the short query and finish are local; the long query is not.
 	if len(activities) != 1 || activities[0] != "RunQuery" || strings.Count(strings.Join(markers, ","), "LocalActivity") != 3 {
 		t.Fatalf("activities %v, markers %v", activities, markers)
+	}
+}
+
+// An on-demand run started while another run of the hunt is running
+// skips without a record, naming the running run.
+func TestOnDemandRunsDoNotOverlap(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	h := e.hunt(t, 0, store.HuntQuery{Name: "slow", Query: slowSQL, TimeoutSecs: 120})
+	first, err := e.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: huntflow.WorkflowID(h.ID, "o1"), TaskQueue: queue},
+		huntflow.Run, huntflow.Input{HuntID: h.ID, RunID: "o1", Trigger: "manual"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = e.c.TerminateWorkflow(ctx, first.GetID(), "", "test over") }()
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		r, err := e.st.GetHuntRun(ctx, h.ID, "o1")
+		return err == nil && r.Status == store.HuntRunRunning
+	}, "the first run was never recorded as running")
+	second := e.run(t, h, "o2")
+	if second.Status != "skipped" || second.RunInProgress != "o1" {
+		t.Fatalf("second run: %+v", second)
+	}
+	if _, err := e.st.GetHuntRun(ctx, h.ID, "o2"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the skipped run was recorded: %v", err)
 	}
 }
 
