@@ -284,8 +284,8 @@ func notExecutable(h *store.Hunt, msg string) *Error {
 func (s *server) awaitRun(c *gin.Context, huntID, runID string, run client.WorkflowRun) (reply, error) {
 	waitCtx, cancel := context.WithTimeout(c, s.opts.TriageWait)
 	defer cancel()
-	var res huntflow.Result
-	if err := run.Get(waitCtx, &res); err != nil {
+	res, err := huntflow.Await(waitCtx, run, s.store, huntID, runID)
+	if err != nil {
 		running := accepted(gin.H{"run_id": runID, "hunt_id": huntID, "status": store.HuntRunRunning, "workflow_id": run.GetID()})
 		if waitCtx.Err() != nil {
 			return running, nil
@@ -302,6 +302,9 @@ func (s *server) awaitRun(c *gin.Context, huntID, runID string, run client.Workf
 		if r.Status == store.HuntRunRunning {
 			return running, nil
 		}
+		return s.runReply(c, huntID, runID)
+	}
+	if res == nil { // the run's record showed its outcome first
 		return s.runReply(c, huntID, runID)
 	}
 	if res.RunInProgress != "" {

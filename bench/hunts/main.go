@@ -160,15 +160,24 @@ GROUP BY src_ip HAVING COUNT(DISTINCT user_name) >= $3`, now.Add(-24*time.Hour),
 		if err != nil {
 			return 0, err
 		}
-		var res huntflow.Result
-		if err := wr.Get(ctx, &res); err != nil {
+		// Awaited as the API awaits it: the workflow's result, or the
+		// run's record, whichever shows the outcome first.
+		res, err := huntflow.Await(ctx, wr, st, h.ID, fmt.Sprint("b", i))
+		if err != nil {
 			return 0, err
 		}
-		if res.Status != store.HuntRunCompleted || res.TotalFindings != 1 {
-			return 0, fmt.Errorf("hunt run: %+v", res)
+		end := time.Now()
+		status, total := "", 0
+		if res != nil {
+			status, total = res.Status, res.TotalFindings
+		} else if r, err := st.GetHuntRun(ctx, h.ID, fmt.Sprint("b", i)); err == nil {
+			status, total = r.Status, r.TotalFindings
 		}
-		lastID, lastStart, lastEnd = wr.GetID(), t0, time.Now()
-		return lastEnd.Sub(t0), nil
+		if status != store.HuntRunCompleted || total != 1 {
+			return 0, fmt.Errorf("hunt run b%d: %s with %d findings", i, status, total)
+		}
+		lastID, lastStart, lastEnd = wr.GetID(), t0, end
+		return end.Sub(t0), nil
 	}
 	// The data source alone: the query as a hunt sends it (bound, in a
 	// read-only transaction with its statement timeout), without Temporal.
