@@ -251,6 +251,14 @@ func (s *server) executeHunt(c *gin.Context) (reply, error) {
 	if h.Status == "draft" || h.Status == "archived" {
 		return reply{}, notExecutable(h, "a "+h.Status+" hunt cannot run; make it active first")
 	}
+	// Checked here to answer at once; the run's own start checks again
+	// under a lock, for two executes at the same moment.
+	if busy, err := s.runInProgress(c, h.ID); err != nil || busy != nil {
+		if err != nil {
+			return reply{}, err
+		}
+		return reply{}, runInProgressError(h.ID, busy)
+	}
 	runID := uuid.NewString()
 	setAuditTarget(c, h.ID)
 	wid := huntflow.WorkflowID(h.ID, runID)
@@ -276,8 +284,8 @@ func notExecutable(h *store.Hunt, msg string) *Error {
 func (s *server) awaitRun(c *gin.Context, huntID, runID string, run client.WorkflowRun) (reply, error) {
 	waitCtx, cancel := context.WithTimeout(c, s.opts.TriageWait)
 	defer cancel()
-	var res huntflow.Result
-	if err := run.Get(waitCtx, &res); err != nil {
+	res, err := huntflow.Await(waitCtx, run, s.store, huntID, runID)
+	if err != nil {
 		running := accepted(gin.H{"run_id": runID, "hunt_id": huntID, "status": store.HuntRunRunning, "workflow_id": run.GetID()})
 		if waitCtx.Err() != nil {
 			return running, nil
@@ -295,6 +303,16 @@ func (s *server) awaitRun(c *gin.Context, huntID, runID string, run client.Workf
 			return running, nil
 		}
 		return s.runReply(c, huntID, runID)
+	}
+	if res == nil { // the run's record showed its outcome first
+		return s.runReply(c, huntID, runID)
+	}
+	if res.RunInProgress != "" {
+		r, err := s.store.GetHuntRun(c, huntID, res.RunInProgress)
+		if err != nil {
+			return reply{}, err
+		}
+		return reply{}, runInProgressError(huntID, r)
 	}
 	if res.Skipped != "" {
 		return reply{}, &Error{Status: http.StatusConflict, Code: CodeHuntNotExecutable,

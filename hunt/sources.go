@@ -56,7 +56,8 @@ func SourceConfig(d *store.DataSource, box *secrets.Box) (datasource.Config, err
 // SourceOptions are the options every data source of this Vigil opens
 // with: Vigil's own database files refused as SQLite sources, and HTTP
 // sources held to the outbound policy stored in the settings (the one
-// notification channels obey), read at each call.
+// notification channels obey), read at each call unless the caller pins
+// one (hunt runs read it once per run: datasource.WithOutbound).
 func SourceOptions(st *store.Store, storePaths []string) datasource.Options {
 	return datasource.Options{StorePaths: storePaths, Outbound: outbound.FromStore(st)}
 }

@@ -92,6 +92,65 @@ func (s *Store) StartHuntRun(ctx context.Context, r *HuntRun) (*HuntRun, error) 
 	return &got, nil
 }
 
+// StartHuntRunAlone records a run as StartHuntRun does, unless another
+// run of the same hunt is still running: then it records nothing and
+// answers that run as busy. Runs recorded as running but started before
+// staleBefore are not counted (their workflow ended without recording an
+// outcome). On PostgreSQL the hunt's row is locked for the check, so two
+// starts at once cannot both pass it; SQLite transactions are serialized.
+func (s *Store) StartHuntRunAlone(ctx context.Context, r *HuntRun, staleBefore time.Time) (run, busy *HuntRun, err error) {
+	if r.StartedAt.IsZero() {
+		r.StartedAt = Now()
+	}
+	if r.Status == "" {
+		r.Status = HuntRunRunning
+	}
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		q := tx
+		if s.dialect == DialectPostgres {
+			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+		}
+		if err := q.Select("id").Take(&Hunt{}, "id = ?", r.HuntID).Error; err != nil {
+			return err
+		}
+		var found []HuntRun
+		if err := tx.Where("hunt_id = ? AND (workflow_id = ? OR (status = ? AND started_at >= ?))",
+			r.HuntID, r.WorkflowID, HuntRunRunning, staleBefore).Order("started_at").Find(&found).Error; err != nil {
+			return err
+		}
+		for i := range found {
+			if found[i].WorkflowID == r.WorkflowID {
+				run = &found[i]
+				return nil
+			}
+		}
+		if len(found) > 0 {
+			busy = &found[0]
+			return nil
+		}
+		if err := tx.Create(r).Error; err != nil {
+			return err
+		}
+		run = r
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("start hunt run: %w", translate(err))
+	}
+	return run, busy, nil
+}
+
+// RunningHuntRuns returns the runs of a hunt recorded as running, oldest
+// first.
+func (s *Store) RunningHuntRuns(ctx context.Context, huntID string) ([]HuntRun, error) {
+	var out []HuntRun
+	err := s.db.WithContext(ctx).Where("hunt_id = ? AND status = ?", huntID, HuntRunRunning).Order("started_at").Find(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("running hunt runs: %w", err)
+	}
+	return out, nil
+}
+
 // GetHuntRun reads one run of a hunt.
 func (s *Store) GetHuntRun(ctx context.Context, huntID, runID string) (*HuntRun, error) {
 	var r HuntRun

@@ -122,3 +122,66 @@ func TestPromoteFindingOnce(t *testing.T) {
 		t.Fatalf("findings outlived their hunt: %v", err)
 	}
 }
+
+// Starts of one hunt's runs at the same moment: exactly one is recorded,
+// every other is told which run is running; a retried start of the
+// recorded run gets it back; a run left running past the stale bound no
+// longer counts, and once the run finished the next one starts.
+func TestStartHuntRunAlone(t *testing.T) {
+	st := testenv.OpenStore(t)
+	ctx := context.Background()
+	h := newHunt(t, st)
+	stale := time.Now().Add(-time.Hour)
+	start := func(wf string) (*store.HuntRun, *store.HuntRun, error) {
+		return st.StartHuntRunAlone(ctx, &store.HuntRun{ID: wf, HuntID: h.ID, WorkflowID: "hunt/" + wf, RunTrigger: "manual",
+			QueryResults: store.NewJSON([]store.QueryResult{})}, stale)
+	}
+	if _, err := st.StartHuntRun(ctx, &store.HuntRun{ID: "old", HuntID: h.ID, WorkflowID: "hunt/old", RunTrigger: "manual",
+		StartedAt: stale.Add(-time.Minute), QueryResults: store.NewJSON([]store.QueryResult{})}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 12
+	var (
+		wg            sync.WaitGroup
+		mu            sync.Mutex
+		started, busy []string
+	)
+	gate := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-gate
+			run, other, err := start(string(rune('a' + i)))
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err != nil:
+				t.Error(err)
+			case other != nil:
+				busy = append(busy, other.ID)
+			default:
+				started = append(started, run.ID)
+			}
+		}()
+	}
+	close(gate)
+	wg.Wait()
+	if len(started) != 1 || len(busy) != n-1 {
+		t.Fatalf("started %v, told busy %v", started, busy)
+	}
+	for _, b := range busy {
+		if b != started[0] {
+			t.Fatalf("told busy with %s, the running run is %s", b, started[0])
+		}
+	}
+	if again, other, err := start(started[0]); err != nil || other != nil || again.ID != started[0] {
+		t.Fatalf("retried start: %+v %+v %v", again, other, err)
+	}
+	if err := st.FinishHuntRun(ctx, &store.HuntRun{ID: started[0], Status: store.HuntRunCompleted}); err != nil {
+		t.Fatal(err)
+	}
+	if run, other, err := start("next"); err != nil || other != nil || run.ID != "next" {
+		t.Fatalf("start after the run finished: %+v %+v %v", run, other, err)
+	}
+}

@@ -8,8 +8,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vigil-soc/vigil/outbound"
 	"time"
+
+	"github.com/vigil-soc/vigil/outbound"
 )
 
 // Kinds of data source; each runs the query type of the same name.
@@ -94,7 +95,19 @@ type Options struct {
 // cannot help until an admin changes the policy.
 var ErrRefused = outbound.ErrRefused
 
+type outboundKey struct{}
+
+// WithOutbound makes the HTTP calls made with ctx take the outbound policy
+// from get rather than from Options.Outbound: a caller running several
+// queries as one unit (a hunt run) reads the policy once for all of them.
+func WithOutbound(ctx context.Context, get func(context.Context) outbound.Policy) context.Context {
+	return context.WithValue(ctx, outboundKey{}, get)
+}
+
 func (o Options) outbound(ctx context.Context) outbound.Policy {
+	if get, ok := ctx.Value(outboundKey{}).(func(context.Context) outbound.Policy); ok {
+		return get(ctx)
+	}
 	if o.Outbound == nil {
 		return outbound.Policy{}
 	}

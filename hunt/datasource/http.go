@@ -10,7 +10,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -32,6 +34,10 @@ type httpSource struct {
 	creds    map[string]string
 	outbound func(context.Context) outbound.Policy
 	maxRows  int
+
+	mu           sync.Mutex
+	client       *http.Client
+	clientPolicy outbound.Policy
 }
 
 func openHTTP(cfg Config, opts Options) (Source, error) {
@@ -54,7 +60,32 @@ func openHTTP(cfg Config, opts Options) (Source, error) {
 		maxRows: intSetting(cfg.Settings, "max_rows")}, nil
 }
 
-func (s *httpSource) Close() error { return nil }
+// Close drops the idle connections of the source's client.
+func (s *httpSource) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.client != nil {
+		s.client.CloseIdleConnections()
+	}
+	return nil
+}
+
+// clientFor answers the source's HTTP client for the policy in force: one
+// per source, so its connections (and TLS sessions) serve every query,
+// built again when the policy changed, since the policy is checked on
+// each connection it dials.
+func (s *httpSource) clientFor(p outbound.Policy) *http.Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.client != nil && reflect.DeepEqual(s.clientPolicy, p) {
+		return s.client
+	}
+	if s.client != nil {
+		s.client.CloseIdleConnections()
+	}
+	s.client, s.clientPolicy = p.Client(httpTimeout), p
+	return s.client
+}
 
 // Test runs a trivial query over the last minute.
 func (s *httpSource) Test(ctx context.Context) error {
@@ -114,7 +145,7 @@ func (s *httpSource) send(ctx context.Context, path, contentType string, body []
 	if auth != "" {
 		r.Header.Set("Authorization", auth)
 	}
-	resp, err := policy.Client(httpTimeout).Do(r)
+	resp, err := s.clientFor(policy).Do(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s request: %w", s.kind, err)
 	}

@@ -2,12 +2,18 @@ package datasource_test
 
 import (
 	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vigil-soc/vigil/hunt/datasource"
 	"github.com/vigil-soc/vigil/hunt/huntest"
+	"github.com/vigil-soc/vigil/outbound"
 )
 
 func TestHTTPSources(t *testing.T) {
@@ -77,5 +83,57 @@ func TestHTTPSourceConfig(t *testing.T) {
 		if ce, ok := err.(*datasource.ConfigError); !ok || ce.Field != c.field {
 			t.Errorf("%s %v: err = %v, want field %s", c.kind, c.settings, err, c.field)
 		}
+	}
+}
+
+// An HTTP source keeps one client: its queries share a connection rather
+// than dialing one each, and a policy that changes takes effect at the
+// next query all the same.
+func TestHTTPSourceKeepsItsConnections(t *testing.T) {
+	var dialed atomic.Int32
+	peer := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"rows":[{"host":"h1"}]}`))
+	}))
+	peer.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			dialed.Add(1)
+		}
+	}
+	peer.Start()
+	defer peer.Close()
+	var allowed atomic.Bool
+	allowed.Store(true)
+	opts := datasource.Options{Outbound: func(context.Context) outbound.Policy {
+		if allowed.Load() {
+			return outbound.Policy{AllowHTTP: true, AllowHosts: []string{"127.0.0.1"}}
+		}
+		return outbound.Policy{AllowHTTP: true}
+	}}
+	src, err := datasource.Open(datasource.Config{Kind: datasource.KindCustom, Settings: map[string]any{"url": peer.URL}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	now := time.Now()
+	run := func() error {
+		_, err := src.Run(context.Background(), datasource.Request{Query: "q", From: now.Add(-time.Hour), To: now})
+		return err
+	}
+	for range 3 {
+		if err := run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := dialed.Load(); n != 1 {
+		t.Fatalf("three queries dialed %d connections, want 1", n)
+	}
+	allowed.Store(false)
+	if err := run(); !errors.Is(err, datasource.ErrRefused) {
+		t.Fatalf("query after the policy took the host back: %v", err)
+	}
+	allowed.Store(true)
+	if err := run(); err != nil {
+		t.Fatalf("query once allowed again: %v", err)
 	}
 }

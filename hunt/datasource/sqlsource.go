@@ -160,6 +160,9 @@ func (s *sqlSource) read(ctx context.Context, timeout time.Duration, text string
 		return Result{}, fmt.Errorf("connect: %w", err)
 	}
 	defer func() { _ = conn.Close() }()
+	if s.engine == EnginePostgres {
+		return readPostgres(ctx, conn, timeout, text, args, max)
+	}
 	if s.engine == EngineMySQL {
 		if err := mysqlTimeout(ctx, conn, timeout); err != nil {
 			return Result{}, err
@@ -170,13 +173,37 @@ func (s *sqlSource) read(ctx context.Context, timeout time.Duration, text string
 		return Result{}, fmt.Errorf("begin read-only transaction: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	if s.engine == EnginePostgres {
-		ms := strconv.FormatInt(timeout.Milliseconds(), 10)
-		if _, err := tx.ExecContext(ctx, "SET LOCAL statement_timeout = "+ms); err != nil {
-			return Result{}, fmt.Errorf("set statement timeout: %w", err)
-		}
-	}
 	rows, err := tx.QueryContext(ctx, text, args...)
+	if err != nil {
+		return Result{}, queryError(err, ctx)
+	}
+	defer func() { _ = rows.Close() }()
+	res, err := readRows(rows, max)
+	if err != nil {
+		return Result{}, queryError(err, ctx)
+	}
+	return res, nil
+}
+
+// readPostgres runs one bound statement in a read-only transaction with
+// its statement timeout, the transaction opened and the timeout set in one
+// round trip: a statement without arguments goes over the simple protocol,
+// which takes several at once. The query itself stays bound (extended
+// protocol); the transaction then ends with a rollback, which a read-only
+// one loses nothing to.
+func readPostgres(ctx context.Context, conn *sql.Conn, timeout time.Duration, text string, args []any, max int) (Result, error) {
+	ms := strconv.FormatInt(timeout.Milliseconds(), 10)
+	if _, err := conn.ExecContext(ctx, "BEGIN READ ONLY; SET LOCAL statement_timeout = "+ms); err != nil {
+		return Result{}, fmt.Errorf("begin read-only transaction: %w", err)
+	}
+	defer func() {
+		// Ended even when ctx is: a connection left in a transaction is
+		// not taken back by the pool.
+		end, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_, _ = conn.ExecContext(end, "ROLLBACK")
+	}()
+	rows, err := conn.QueryContext(ctx, text, args...)
 	if err != nil {
 		return Result{}, queryError(err, ctx)
 	}

@@ -3,6 +3,7 @@ package datasource_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -126,7 +127,29 @@ func TestSQLSourceSafety(t *testing.T) {
 				if d := time.Since(start); d > 4*time.Second {
 					t.Fatalf("timeout took %v", d)
 				}
+				// The pool's connections come back usable: none is left
+				// inside the interrupted transaction.
+				for range 3 {
+					if _, err := run("SELECT 1 AS ok", nil); err != nil {
+						t.Fatalf("the source after a timeout: %v", err)
+					}
+				}
 			})
+			if eng.Name == "postgres" {
+				t.Run("each query in its own read-only transaction with its timeout", func(t *testing.T) {
+					for _, timeout := range []time.Duration{1500 * time.Millisecond, 2500 * time.Millisecond} {
+						res, err := src.Run(ctx, datasource.Request{Timeout: timeout, Query: `SELECT current_setting('transaction_read_only') AS ro,
+  current_setting('statement_timeout') AS st`})
+						if err != nil {
+							t.Fatal(err)
+						}
+						want := map[string]any{"ro": "on", "st": fmt.Sprintf("%dms", timeout.Milliseconds())}
+						if r := res.Rows[0]; r["ro"] != want["ro"] || r["st"] != want["st"] {
+							t.Fatalf("settings %v, want %v", r, want)
+						}
+					}
+				})
+			}
 		})
 	}
 }

@@ -31,6 +31,14 @@ const (
 // earlier successful run.
 const DefaultLookback = 24 * time.Hour
 
+// DefaultMaxRuntime bounds a run whose hunt sets no max_runtime_secs.
+const DefaultMaxRuntime = time.Hour
+
+// staleRunMargin is how long past its max runtime a run still recorded
+// as running is taken to be running (its finish may be retried); after
+// that its workflow ended without recording an outcome.
+const staleRunMargin = 10 * time.Minute
+
 // Activities run hunts against the data sources in the store.
 type Activities struct {
 	Store   *store.Store
@@ -38,7 +46,8 @@ type Activities struct {
 	Sources datasource.Options
 	Metrics *Metrics
 
-	sources sourceCache
+	sources  sourceCache
+	policies runPolicies
 }
 
 // PrepareInput names the run to prepare.
@@ -59,6 +68,9 @@ type PrepareResult struct {
 	Queries        []hunt.PlannedQuery
 	MaxRuntimeSecs int
 	Skip           string // non-empty: the hunt must not run now, and why
+	// InProgress is the run of the hunt still running that made an
+	// on-demand run skip (Skip says so too).
+	InProgress string
 }
 
 // PrepareRun records the run (once per workflow) and resolves its queries.
@@ -109,13 +121,35 @@ func (a *Activities) PrepareRun(ctx context.Context, in PrepareInput) (PrepareRe
 	if runID == "" {
 		runID = hunt.RunIDOf(in.WorkflowID)
 	}
-	run, err := a.Store.StartHuntRun(ctx, &store.HuntRun{ID: runID, HuntID: h.ID, WorkflowID: in.WorkflowID,
-		RunTrigger: in.Trigger, WindowFrom: from, WindowTo: to, QueryResults: store.NewJSON([]store.QueryResult{})})
+	rec := &store.HuntRun{ID: runID, HuntID: h.ID, WorkflowID: in.WorkflowID,
+		RunTrigger: in.Trigger, WindowFrom: from, WindowTo: to, QueryResults: store.NewJSON([]store.QueryResult{})}
+	var run *store.HuntRun
+	if in.Trigger == "manual" {
+		// On-demand runs of one hunt do not overlap, as its schedule's
+		// runs do not (overlap policy skip).
+		var busy *store.HuntRun
+		run, busy, err = a.Store.StartHuntRunAlone(ctx, rec, store.Now().Add(-MaxRuntime(h)-staleRunMargin))
+		if err == nil && busy != nil {
+			out.Skip, out.InProgress = "run "+busy.ID+" of the hunt is still running", busy.ID
+			return out, nil
+		}
+	} else {
+		run, err = a.Store.StartHuntRun(ctx, rec)
+	}
 	if err != nil {
 		return out, err
 	}
 	out.RunID, out.From, out.To, out.Queries = run.ID, run.WindowFrom, run.WindowTo, plan
 	return out, nil
+}
+
+// MaxRuntime is how long a run of h may take: its max_runtime_secs, or
+// DefaultMaxRuntime.
+func MaxRuntime(h *store.Hunt) time.Duration {
+	if s := h.Schedule.V.MaxRuntimeSecs; s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	return DefaultMaxRuntime
 }
 
 // QueryInput is one query of a run.
@@ -146,6 +180,7 @@ func (a *Activities) RunQuery(ctx context.Context, in QueryInput) (QueryOutput, 
 		return QueryOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("query %q: %v", q.Name, err), ErrTypeInvalidHunt, err)
 	}
 
+	ctx = datasource.WithOutbound(ctx, a.policies.forRun(in.RunID, a.Sources.Outbound))
 	stop := heartbeat(ctx)
 	start := time.Now()
 	rows, err := src.Run(ctx, datasource.Request{Query: q.Query, Params: q.Params, From: in.From, To: in.To,
@@ -226,9 +261,15 @@ type FinishInput struct {
 	To            time.Time
 }
 
-// FinishRun records the outcome and moves the hunt: a finished on_demand
-// hunt is completed; a failed run fails the hunt only when it says so.
+// FinishRun moves the hunt, then records the run's outcome: a finished
+// on_demand hunt is completed; a failed run fails the hunt only when it
+// says so. The run's record is the last write, so whoever sees the
+// outcome there (huntflow.Await) sees the hunt moved too.
 func (a *Activities) FinishRun(ctx context.Context, in FinishInput) error {
+	a.policies.done(in.RunID)
+	if err := a.moveHunt(ctx, in); err != nil {
+		return err
+	}
 	err := a.Store.FinishHuntRun(ctx, &store.HuntRun{ID: in.RunID, Status: in.Status, Error: in.Error,
 		QueryResults: store.NewJSON(in.Results), TotalFindings: in.Total, CriticalFindings: in.Critical,
 		NewFindings: in.New, DurationMs: in.DurationMs})
@@ -236,6 +277,12 @@ func (a *Activities) FinishRun(ctx context.Context, in FinishInput) error {
 		return err
 	}
 	a.Metrics.run(in.Status, time.Duration(in.DurationMs)*time.Millisecond)
+	return nil
+}
+
+// moveHunt records a completed run's window as the hunt's last success and
+// sets the hunt's status after a run.
+func (a *Activities) moveHunt(ctx context.Context, in FinishInput) error {
 	h, err := a.Store.GetHunt(ctx, in.HuntID)
 	if err != nil {
 		return err

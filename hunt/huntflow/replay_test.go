@@ -24,7 +24,9 @@ func TestRecordHuntHistory(t *testing.T) {
 		t.Skip("set VIGIL_RECORD_HISTORIES to a directory and VIGIL_RECORD_NAME to record a hunt run's history")
 	}
 	e := setup(t)
-	h := e.hunt(t, 0, store.HuntQuery{LibraryID: "ca-password-spray"}, store.HuntQuery{LibraryID: "c2-beaconing"})
+	// One short query (a local activity from LocalQueriesVersion) and one
+	// with the default timeout (a heartbeating activity).
+	h := e.hunt(t, 0, store.HuntQuery{LibraryID: "ca-password-spray", TimeoutSecs: 20}, store.HuntQuery{LibraryID: "c2-beaconing"})
 	if res := e.run(t, h, "rec"); res.Status != store.HuntRunCompleted || res.TotalFindings != 2 {
 		t.Fatalf("recorded run: %+v", res)
 	}
@@ -47,8 +49,9 @@ func TestRecordHuntHistory(t *testing.T) {
 }
 
 // TestReplayHuntHistories replays recorded hunt runs, from before and
-// after preparing and finishing became local activities, against today's
-// workflow: a change that would break running hunts fails here.
+// after preparing and finishing became local activities and after short
+// queries did, against today's workflow: a change that would break
+// running hunts fails here.
 func TestReplayHuntHistories(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "histories", "*.json"))
 	if err != nil || len(files) == 0 {

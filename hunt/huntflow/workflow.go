@@ -23,7 +23,7 @@ const (
 	// DefaultParallelism bounds the queries of one run running at once.
 	DefaultParallelism = 4
 	// DefaultMaxRuntime bounds a run whose hunt sets no max_runtime_secs.
-	DefaultMaxRuntime = time.Hour
+	DefaultMaxRuntime = huntact.DefaultMaxRuntime
 )
 
 // WorkflowID is the ID of an on-demand or triggered run.
@@ -51,6 +51,9 @@ type Result struct {
 	DurationMs       int64               `json:"duration_ms"`
 	Queries          []store.QueryResult `json:"queries"`
 	Skipped          string              `json:"skipped,omitempty"`
+	// RunInProgress is the run whose being still running made this
+	// on-demand run skip.
+	RunInProgress string `json:"run_in_progress,omitempty"`
 }
 
 // Progress is what the progress query answers.
@@ -72,6 +75,7 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 		return Result{}, err
 	}
 	book := bookkeeping(ctx)
+	query := queryRunner(ctx)
 	var plan huntact.PrepareResult
 	err := book(ctx, 5, acts.PrepareRun, huntact.PrepareInput{HuntID: in.HuntID, RunID: in.RunID,
 		WorkflowID: info.WorkflowExecution.ID, Trigger: in.Trigger, From: in.From, To: in.To, Params: in.Params}).Get(ctx, &plan)
@@ -79,7 +83,7 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 		return Result{}, err
 	}
 	if plan.Skip != "" {
-		return Result{Status: "skipped", Skipped: plan.Skip}, nil
+		return Result{Status: "skipped", Skipped: plan.Skip, RunInProgress: plan.InProgress}, nil
 	}
 	prog.RunID, prog.Total = plan.RunID, len(plan.Queries)
 	if err := workflow.UpsertTypedSearchAttributes(ctx, workflows.SearchHuntName.ValueSet(plan.HuntName)); err != nil {
@@ -108,14 +112,7 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 	})
 	launch := func(q int) {
 		pq := plan.Queries[q]
-		actx := workflow.WithActivityOptions(runCtx, workflow.ActivityOptions{
-			StartToCloseTimeout: time.Duration(pq.TimeoutSecs)*time.Second + 30*time.Second,
-			HeartbeatTimeout:    30 * time.Second,
-			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
-			Summary:             "query " + pq.Name,
-		})
-		f := workflow.ExecuteActivity(actx, acts.RunQuery, huntact.QueryInput{HuntID: in.HuntID, RunID: plan.RunID,
-			From: plan.From, To: plan.To, Query: pq})
+		f := query(runCtx, pq, huntact.QueryInput{HuntID: in.HuntID, RunID: plan.RunID, From: plan.From, To: plan.To, Query: pq})
 		pending++
 		sel.AddFuture(f, func(f workflow.Future) {
 			pending--

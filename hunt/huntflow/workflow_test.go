@@ -2,10 +2,12 @@ package huntflow_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
@@ -105,6 +107,63 @@ func TestHuntRunFindsAndMarksSeen(t *testing.T) {
 	fs, err := e.st.ListRunFindings(context.Background(), second.RunID)
 	if err != nil || len(fs) != 2 || fs[0].SeenCount != 2 {
 		t.Fatalf("findings of run 2: %+v %v", fs, err)
+	}
+}
+
+// A query whose timeout is at most LocalQueryMaxSecs runs as a local
+// activity (no activity task in the run's history), a longer one as an
+// activity; both find what they find.
+func TestShortQueriesRunAsLocalActivities(t *testing.T) {
+	e := setup(t)
+	h := e.hunt(t, 0,
+		store.HuntQuery{LibraryID: "ca-password-spray", TimeoutSecs: huntflow.LocalQueryMaxSecs},
+		store.HuntQuery{LibraryID: "c2-beaconing", TimeoutSecs: huntflow.LocalQueryMaxSecs + 1})
+	res := e.run(t, h, "l1")
+	if res.Status != store.HuntRunCompleted || res.TotalFindings != 2 {
+		t.Fatalf("result: %+v", res)
+	}
+	var activities, markers []string
+	it := e.c.GetWorkflowHistory(context.Background(), huntflow.WorkflowID(h.ID, "l1"), "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
+			activities = append(activities, a.GetActivityType().GetName())
+		}
+		if m := ev.GetMarkerRecordedEventAttributes(); m != nil {
+			markers = append(markers, m.GetMarkerName())
+		}
+	}
+	// Prepare, the short query and finish are local; the long query is not.
+	if len(activities) != 1 || activities[0] != "RunQuery" || strings.Count(strings.Join(markers, ","), "LocalActivity") != 3 {
+		t.Fatalf("activities %v, markers %v", activities, markers)
+	}
+}
+
+// An on-demand run started while another run of the hunt is running
+// skips without a record, naming the running run.
+func TestOnDemandRunsDoNotOverlap(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	h := e.hunt(t, 0, store.HuntQuery{Name: "slow", Query: slowSQL, TimeoutSecs: 120})
+	first, err := e.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: huntflow.WorkflowID(h.ID, "o1"), TaskQueue: queue},
+		huntflow.Run, huntflow.Input{HuntID: h.ID, RunID: "o1", Trigger: "manual"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = e.c.TerminateWorkflow(ctx, first.GetID(), "", "test over") }()
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		r, err := e.st.GetHuntRun(ctx, h.ID, "o1")
+		return err == nil && r.Status == store.HuntRunRunning
+	}, "the first run was never recorded as running")
+	second := e.run(t, h, "o2")
+	if second.Status != "skipped" || second.RunInProgress != "o1" {
+		t.Fatalf("second run: %+v", second)
+	}
+	if _, err := e.st.GetHuntRun(ctx, h.ID, "o2"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the skipped run was recorded: %v", err)
 	}
 }
 
