@@ -24,7 +24,7 @@ const (
 )
 
 // untunedFolders are the folders of cases never tuned on.
-var untunedFolders = map[string]bool{"fresh": true, "fresh2": true, "fresh3": true}
+var untunedFolders = map[string]bool{"fresh": true, "fresh2": true, "fresh3": true, "fresh4": true}
 
 // setDir holds the labelled cases.
 const setDir = "../testdata/eval"
