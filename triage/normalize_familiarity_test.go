@@ -91,3 +91,25 @@ func TestDuoApproverPlaceAndFactor(t *testing.T) {
 		})
 	}
 }
+
+func TestRiskOutcomeFromTheProvider(t *testing.T) {
+	tests := []struct {
+		detail, state         string
+		remediated, dismissed bool
+		mfa                   string
+	}{
+		{"userPassedMFADrivenByRiskBasedPolicy", "remediated", true, false, "passed"},
+		{"userPerformedSecuredPasswordReset", "remediated", true, false, ""},
+		{"adminConfirmedSigninSafe", "dismissed", false, true, ""},
+		{"none", "atRisk", false, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.detail, func(t *testing.T) {
+			f := &IdentityFields{}
+			readRiskOutcome(f, newDoc(map[string]any{"riskDetail": tt.detail, "riskState": tt.state}))
+			if f.RiskRemediated != tt.remediated || f.RiskDismissed != tt.dismissed || f.MFA != tt.mfa {
+				t.Errorf("remediated %v dismissed %v mfa %q, want %v %v %q", f.RiskRemediated, f.RiskDismissed, f.MFA, tt.remediated, tt.dismissed, tt.mfa)
+			}
+		})
+	}
+}

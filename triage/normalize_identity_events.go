@@ -102,6 +102,7 @@ func readIdentityEvents(f *IdentityFields, cur *doc) {
 		readApproverPlace(f, access.str("country", "countrycode"), approver.str("country", "countrycode"))
 	}
 	readDuoFactor(f, cur)
+	readRiskOutcome(f, cur)
 
 	// Correlated spraying: many distinct accounts failed from one source.
 	if n, ok := cur.number("distinctusersfailed", "distinctaccounts", "accountsfailed"); ok && int(n) > f.TargetedUsers {
@@ -148,5 +149,22 @@ func readDuoFactor(f *IdentityFields, cur *doc) {
 		}
 	case result == "success" && f.MFA == "" && (strings.Contains(factor, "push") || strings.Contains(factor, "passcode") || strings.Contains(factor, "phonecall") || strings.Contains(factor, "sms") || strings.Contains(factor, "webauthn") || strings.Contains(factor, "verifiedduopush")):
 		f.MFA = "passed"
+	}
+}
+
+// readRiskOutcome reads how the identity provider closed the risk it
+// raised (Entra's riskDetail and riskState): the user cleared it by passing
+// MFA or a secure password change, or an administrator or the provider
+// confirmed the sign-in safe.
+func readRiskOutcome(f *IdentityFields, cur *doc) {
+	detail, state := normKey(cur.str("riskdetail")), normKey(cur.str("riskstate"))
+	if strings.Contains(detail, "userpassedmfa") || strings.Contains(detail, "userperformedsecuredpassword") || state == "remediated" {
+		f.RiskRemediated = true
+	}
+	if strings.Contains(detail, "userpassedmfa") && f.MFA == "" {
+		f.MFA = "passed"
+	}
+	if strings.Contains(detail, "confirmedsigninsafe") || strings.Contains(detail, "dismissed") || state == "dismissed" || state == "confirmedsafe" {
+		f.RiskDismissed = true
 	}
 }

@@ -141,6 +141,12 @@ type IdentityFields struct {
 	// DeviceUnmanaged is set when the provider says the device is not
 	// trusted or managed (an explicit "no", not a missing field).
 	DeviceUnmanaged bool `expr:"device_unmanaged" json:"device_unmanaged,omitempty"`
+	// RiskRemediated is set when the provider says the user cleared the
+	// risk it raised (passed MFA, changed the password securely);
+	// RiskDismissed when an administrator or the provider confirmed the
+	// sign-in safe.
+	RiskRemediated bool `expr:"risk_remediated" json:"risk_remediated,omitempty"`
+	RiskDismissed  bool `expr:"risk_dismissed" json:"risk_dismissed,omitempty"`
 	// Event is the lowercased vendor event name (login_success,
 	// user.session.start, ...).
 	Event string `expr:"event" json:"event,omitempty"`
