@@ -232,5 +232,10 @@ func readSenderFamiliarity(d *doc, f *EmailFields) {
 			f.UnscannableAttachment = true
 		}
 	}
+	if v, ok := d.boolean("containsqrcode", "hasqrcode", "qrcode", "qrcodedetected", "isqrcode"); ok && v {
+		f.QRCode = true
+	} else if containsAnyTerm(d.text, "qr code", "qr-code", "qrcode") {
+		f.QRCode = true
+	}
 	f.SenderCompromised = containsAnyTerm(d.text, "compromised vendor", "compromised supplier", "compromised account", "account shows signs of compromise", "vendor email compromise", "account takeover")
 }

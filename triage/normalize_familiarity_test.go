@@ -113,3 +113,41 @@ func TestRiskOutcomeFromTheProvider(t *testing.T) {
 		})
 	}
 }
+
+func TestVendorVerdictIgnoresACleanAttachmentSandbox(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  map[string]any
+		want string
+	}{
+		{"sandbox found nothing in the attachment", map[string]any{"attachments": []any{map[string]any{"fileName": "notice.pdf", "sandboxResult": "safe"}}}, ""},
+		{"sandbox found malware", map[string]any{"attachments": []any{map[string]any{"fileName": "inv.docm", "sandboxResult": "malicious"}}}, "malicious"},
+		{"URL scan verdict on a click log", map[string]any{"scanResult": "clean", "url": "https://contoso.sharepoint.com/sites/hr"}, "false_positive"},
+		{"analyst resolution", map[string]any{"classification": "falsePositive"}, "false_positive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := vendorVerdict(newDoc(tt.raw)); got != tt.want {
+				t.Errorf("vendor verdict %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestQRCodeFromFlagOrText(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		raw  map[string]any
+		want bool
+	}{
+		{"attachment flag", map[string]any{"senderAddress": "a@example.org", "attachments": []any{map[string]any{"fileName": "a.pdf", "contains_qr_code": true}}}, true},
+		{"insight text", map[string]any{"senderAddress": "a@example.org", "summaryInsights": []any{"QR code in attachment links to an external login page"}}, true},
+		{"none", map[string]any{"senderAddress": "a@example.org", "subject": "Agenda"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if f := readEmailFields(newDoc(tt.raw), ExtractIndicators(tt.raw)); f.QRCode != tt.want {
+				t.Errorf("qr code %v, want %v", f.QRCode, tt.want)
+			}
+		})
+	}
+}

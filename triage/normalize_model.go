@@ -214,6 +214,9 @@ type EmailFields struct {
 	// SenderCompromised is set when the gateway reports the sending
 	// account itself as taken over (a real supplier's hijacked mailbox).
 	SenderCompromised bool `expr:"sender_compromised" json:"sender_compromised,omitempty"`
+	// QRCode is set when the message or an attachment carries a QR code,
+	// a link the recipient opens on a phone outside the mail filter.
+	QRCode bool `expr:"qr_code" json:"qr_code,omitempty"`
 }
 
 // EndpointFields describe a process-level detection.
