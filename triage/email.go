@@ -273,6 +273,10 @@ func authResult(v any) string {
 	switch t := v.(type) {
 	case string:
 		if f := strings.Fields(strings.ToLower(t)); len(f) > 0 {
+			// Cisco's "DMARC: Verification passed" puts the verb second.
+			if f[0] == "verification" && len(f) > 1 {
+				return normalizeAuth(strings.Trim(f[1], ";,:()"))
+			}
 			return normalizeAuth(strings.Trim(f[0], ";,:()"))
 		}
 	case bool:

@@ -256,8 +256,17 @@ func vendorVerdict(d *doc) string {
 	// An engine's confidence comes before a bare classification, which
 	// some products use for the threat type ("Malware") whatever the
 	// confidence; a scan or sandbox "result" comes last.
-	for _, name := range []string{"analystverdict", "determination", "threatstatus", "confidencelevel", "classification", "verdict", "judgement", "judgment", "judgementstatus", "finalverdict", "threatverdict", "resolution", "disposition", "status", "incidentstatus", "scanresult", "sandboxresult", "result"} {
+	for _, name := range []string{"analystverdict", "determination", "threatstatus", "confidencelevel", "classification", "verdict", "judgement", "judgment", "judgementstatus", "finalverdict", "threatverdict", "resolution", "disposition", "status", "incidentstatus", "scanresult"} {
 		if v := vendorVerdictOf(d.str(name)); v != "" {
+			return v
+		}
+	}
+	// A sandbox finding nothing in one attachment is not the product
+	// clearing the alert: a QR code, an encrypted document or a link that
+	// waits for a click all detonate clean. Only positive findings of an
+	// attachment's sandbox, or of a bare "result", count as the verdict.
+	for _, name := range []string{"sandboxresult", "result"} {
+		if v := vendorVerdictOf(d.str(name)); v == "malicious" || v == "suspicious" {
 			return v
 		}
 	}

@@ -138,3 +138,24 @@ func TestRelayedSignInKeepsTheScriptedClientAndTheFactor(t *testing.T) {
 		t.Errorf("scripted client %v, MFA %q; want true, passed", f.ScriptedClient, f.MFA)
 	}
 }
+
+func TestAdminGroupAddition(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		raw  map[string]any
+		want bool
+	}{
+		{"net localgroup add", map[string]any{"ProcessCommandLine": `net.exe localgroup administrators CONTOSO\t.hughes /add`}, true},
+		{"domain admins through net1", map[string]any{"cmdline": `net1 group "Domain Admins" svc_x /add /domain`}, true},
+		{"PowerShell cmdlet in an indicator", map[string]any{"indicators": []any{map[string]any{"description": "Add-LocalGroupMember -Group Administrators -Member helper"}}}, true},
+		{"listing the group only", map[string]any{"ProcessCommandLine": "net localgroup administrators"}, false},
+		{"removing a member", map[string]any{"ProcessCommandLine": `net localgroup administrators CONTOSO\old /delete`}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := readEndpointFields(newDoc(tc.raw), Indicators{})
+			if f.Behaviour.AdminGroupAdd != tc.want {
+				t.Errorf("admin group add = %v, want %v", f.Behaviour.AdminGroupAdd, tc.want)
+			}
+		})
+	}
+}

@@ -2,7 +2,9 @@ package triage
 
 import (
 	"encoding/json"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -10,7 +12,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	m := readEmail(d, ind)
 	if m.sender == "" {
 		// Proofpoint, Mimecast and Defender name the sender differently.
-		for _, s := range d.strs("senderfromaddress", "senderaddress", "fromaddress", "headerfrom", "sendermailfromaddress", "senderfrom", "srcuser") {
+		for _, s := range d.strs("senderfromaddress", "senderaddress", "fromaddress", "headerfrom", "fromheader", "sendermailfromaddress", "senderfrom", "srcuser") {
 			if addr := firstEmail(s); addr != "" {
 				m.sender, m.senderDomain = addr, addr[strings.LastIndexByte(addr, '@')+1:]
 				break
@@ -38,6 +40,9 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	if dir := normKey(d.str("emaildirection", "direction", "antispamdirection", "directionality")); dir == "intraorg" || dir == "internal" {
 		f.Internal = true
 	}
+	if v, ok := d.boolean("isinternal"); ok && v && m.senderDomain != "" {
+		f.Internal = true
+	}
 	if f.Internal && m.senderDomain != "" {
 		// Links to the organisation's own tenant are judged against its
 		// own domain, which internal mail carries as the sender's.
@@ -46,6 +51,9 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.ReplyToMismatch = m.replyToDomain != "" && m.senderDomain != "" && registrableDomain(m.replyToDomain) != registrableDomain(m.senderDomain)
 	if n, ok := d.number("senderdomainage", "domainage", "domainagedays", "senderdomainagedays", "domainagedays", "registrationagedays"); ok {
 		f.SenderAgeDays = int(n)
+	}
+	if f.SenderAgeDays < 0 {
+		f.SenderAgeDays = ageInDays(d.scalarStrs("senderdomainage", "domainage", "sdrageofdomain", "ageofdomain", "domainagetext"))
 	}
 	if v, ok := d.boolean("newdomain", "newlyregistereddomain", "isnewdomain", "newlyregistered", "domainnewlyregistered"); ok && v {
 		f.NewDomain = true
@@ -103,6 +111,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		f.UserReported = true
 	}
 	f.Bulk = m.platform != "" || m.listUnsubscribe || f.ThreatType == "bulk"
+	readSenderFamiliarity(d, &f)
 	f.CredentialForm = containsAnyTerm(m.content, "<form", "type=\"password\"", "type='password'", "enter your password", "confirm your password")
 	sort.Strings(f.URLs)
 	return f
@@ -131,7 +140,7 @@ func readDefenderAuth(d *doc, auth map[string]string) {
 // ThreatTypes, Proofpoint classification, Mimecast scan results and
 // generic threat fields. Spam and bulk are kept apart from phishing.
 func emailThreatType(d *doc) string {
-	text := normKey(lowerJoin(d.scalarStrs("attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus")))
+	text := normKey(lowerJoin(d.scalarStrs("attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus", "outbreakfilters", "outbreakfilter")))
 	switch {
 	case strings.Contains(text, "malware") || strings.Contains(text, "virus"):
 		return "malware"
@@ -178,5 +187,55 @@ func registeredDaysBefore(d *doc) int {
 var paymentLureTerms = []string{
 	"gift card", "giftcard", "itunes card", "bank account details", "banking details", "change bank", "new bank account",
 	"updated remittance", "remittance details", "wire transfer", "wire the", "direct deposit", "payroll account",
-	"change of bank", "iban", "payment details have changed",
+	"change of bank", "iban", "payment details have changed", "bank details", "payment details", "banking information",
+}
+
+var ageWithUnitRe = regexp.MustCompile(`(\d{1,5})\s*(day|week|month|year)s?\b`)
+
+// ageInDays reads a domain age written with its unit ("2 days",
+// "15 years"), as Cisco's sender-domain reputation and several gateways
+// report it; -1 when none of values reads as one.
+func ageInDays(values []string) int {
+	for _, v := range values {
+		m := ageWithUnitRe.FindStringSubmatch(strings.ToLower(v))
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		switch m[2] {
+		case "week":
+			n *= 7
+		case "month":
+			n *= 30
+		case "year":
+			n *= 365
+		}
+		return n
+	}
+	return -1
+}
+
+// readSenderFamiliarity reads what the gateway knows about the sender
+// beyond authentication: whether the recipient has heard from it before,
+// whether an attachment was beyond inspection, whether the sending
+// account itself is reported taken over.
+func readSenderFamiliarity(d *doc, f *EmailFields) {
+	if v, ok := d.boolean("firsttimesender", "firstcontact", "isfirstcontact", "firsttimecontact", "firstseensender"); ok && v {
+		f.FirstContact = true
+	} else if containsAnyTerm(d.text, "first time you've received email from", "first-time sender", "first time sender", "never corresponded") {
+		f.FirstContact = true
+	}
+	if len(f.Attachments) > 0 {
+		if v, ok := d.boolean("encrypted", "isencrypted", "passwordprotected", "ispasswordprotected"); ok && v {
+			f.UnscannableAttachment = true
+		} else if containsAnyTerm(d.text, "unscannable", "password-protected", "password protected", "encrypted attachment", "encrypted archive", "password for the document", "password for the file", "password to open", "passwort für das dokument", "das passwort") {
+			f.UnscannableAttachment = true
+		}
+	}
+	if v, ok := d.boolean("containsqrcode", "hasqrcode", "qrcode", "qrcodedetected", "isqrcode"); ok && v {
+		f.QRCode = true
+	} else if containsAnyTerm(d.text, "qr code", "qr-code", "qrcode") {
+		f.QRCode = true
+	}
+	f.SenderCompromised = containsAnyTerm(d.text, "compromised vendor", "compromised supplier", "compromised account", "account shows signs of compromise", "vendor email compromise", "account takeover")
 }

@@ -53,8 +53,9 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 			f.Parent = baseName(strings.Fields(strings.Trim(pc, `"`) + " ")[0])
 		}
 	}
+	readActorAction(d, &f)
 	if f.Process == "" && f.CommandLine != "" {
-		f.Process = baseName(strings.Trim(strings.Fields(f.CommandLine)[0], `"`))
+		f.Process = baseName(commandImage(f.CommandLine))
 	}
 	signer := strings.ToLower(f.Signer)
 	if v, ok := d.boolean("signed", "issigned", "isvalidcertificate", "signatureverified", "validsignature", "signaturevalid", "signaturetrusted", "signatureexists"); ok {
@@ -70,8 +71,11 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	f.LOLBin = lolbins[f.Process]
 	// A document's macro often starts cmd, which starts PowerShell: the
 	// Office application is then the grandparent.
-	grandparent := baseName(d.str("grandparentimagefilename", "grandparentname", "grandparentprocessname", "grandparentimage"))
-	f.OfficeParent = firstSubstring(f.Parent, officeApps) != "" || firstSubstring(grandparent, officeApps) != "" && lolbins[f.Parent]
+	// XDR products name the root of the chain (the causality actor);
+	// when the parent is not given, a system binary under an Office root
+	// was started by the document too.
+	grandparent := baseName(d.str("grandparentimagefilename", "grandparentname", "grandparentprocessname", "grandparentimage", "causalityactorprocessimagename"))
+	f.OfficeParent = firstSubstring(f.Parent, officeApps) != "" || firstSubstring(grandparent, officeApps) != "" && (lolbins[f.Parent] || f.Parent == "" && lolbins[f.Process])
 	f.BrowserParent = firstSubstring(f.Parent, browsers) != ""
 	f.AdminTool = firstSubstring(f.Process+" "+f.Parent+" "+f.CommandLine+" "+strings.ToLower(f.FilePath), adminTools) != ""
 	f.Encoded = encodedPowerShell(all) != "" || containsAnyTerm(f.CommandLine, "-enc ", "frombase64string", "[char]", "iex(", "iex (", "invoke-expression", "^p^o^w", "-w hidden", "-windowstyle hidden")
@@ -90,7 +94,7 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	} else if priv := privileged(d); priv != "" {
 		f.UserAdmin = true
 	}
-	rep := normKey(lowerJoin(d.strs("reputation", "filereputation", "hashreputation", "globalreputation", "reputationverdict")))
+	rep := normKey(lowerJoin(d.strs("reputation", "filereputation", "hashreputation", "globalreputation", "reputationverdict", "wildfireverdict", "sandboxverdict")))
 	switch {
 	case strings.Contains(rep, "malicious") || strings.Contains(rep, "bad"):
 		f.Reputation = "malicious"
@@ -120,4 +124,34 @@ func baseName(p string) string {
 		return ""
 	}
 	return path.Base(strings.ReplaceAll(p, `\`, "/"))
+}
+
+// readActorAction reads the actor/action pairs XDR products report (an
+// actor process acting on an action process): the action process is the
+// one the alert is about and the actor is its parent.
+func readActorAction(d *doc, f *EndpointFields) {
+	action := d.str("actionprocessimagename")
+	if action == "" {
+		return
+	}
+	f.Process = baseName(action)
+	if cl := d.str("actionprocessimagecommandline", "actionprocesscommandline"); cl != "" {
+		f.CommandLine = strings.ToLower(cl)
+	}
+	if f.Parent == "" {
+		f.Parent = baseName(d.str("actorprocessimagename"))
+	}
+}
+
+// commandImage returns the program a command line starts, honouring a
+// quoted path with spaces ("C:\Program Files\App\app.exe" -x).
+func commandImage(cl string) string {
+	cl = strings.TrimSpace(cl)
+	if rest, ok := strings.CutPrefix(cl, `"`); ok {
+		if end := strings.IndexByte(rest, '"'); end >= 0 {
+			return rest[:end]
+		}
+		return rest
+	}
+	return strings.Fields(cl + " ")[0]
 }

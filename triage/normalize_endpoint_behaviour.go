@@ -26,7 +26,12 @@ type EndpointBehaviour struct {
 	// RemoteAccess names the remote-access tool the payload mentions
 	// (anydesk, screenconnect, quick assist, ...), or "".
 	RemoteAccess string `expr:"remote_access" json:"remote_access,omitempty"`
+	// AdminGroupAdd is set when a command adds an account to the local
+	// or domain administrators group.
+	AdminGroupAdd bool `expr:"admin_group_add" json:"admin_group_add,omitempty"`
 }
+
+var adminGroupAddRe = regexp.MustCompile(`net1?(\.exe)?\s+(localgroup|group)\s+"?(administrators|domain admins|enterprise admins)"?\s+\S+.*\s/add\b|add-(localgroupmember|adgroupmember)\s.*(administrators|domain admins)`)
 
 var reverseShellRe = regexp.MustCompile(`/dev/(tcp|udp)/[^\s/]+/\d+|\b(nc|ncat|netcat)(\.exe)?\s.*\s-(e|c)\s|socat\s.*exec:|pty\.spawn\(|\bsh\s+-i\b.*[<>]&|net\.sockets\.tcpclient|fsockopen\(`)
 
@@ -69,6 +74,7 @@ func readEndpointBehaviour(d *doc, f *EndpointFields) {
 	// Execution:Runtime/ReverseShell, EDR detections titled so).
 	b.ReverseShell = reverseShellRe.MatchString(commands) || containsAnyTerm(d.text, "reverse shell", "reverseshell", "reverse_shell")
 	b.ServerSpawnsShell = serverRuntimes[f.Parent] && shells[f.Process]
+	b.AdminGroupAdd = adminGroupAddRe.MatchString(commands) || adminGroupAddRe.MatchString(d.text)
 	for _, re := range discoveryCommands {
 		if re.MatchString(commands) {
 			b.Discovery++

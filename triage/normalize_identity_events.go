@@ -90,12 +90,19 @@ func readIdentityEvents(f *IdentityFields, cur *doc) {
 	if v := normKey(cur.str("trustedendpointstatus")); v == "trusted" {
 		f.DeviceKnown, f.DeviceManaged = true, true
 	}
+	if v := normKey(cur.str("trustedendpointstatus")); v == "nottrusted" || v == "untrusted" {
+		f.DeviceUnmanaged = true
+	}
 	if a, b := cur.maps("accessdevice"), cur.maps("authdevice"); len(a) > 0 && len(b) > 0 {
-		ip := newDoc(a[0]).str("ip")
-		if ip != "" && ip == newDoc(b[0]).str("ip") {
+		access, approver := newDoc(a[0]), newDoc(b[0])
+		ip := access.str("ip")
+		if ip != "" && ip == approver.str("ip") {
 			f.KnownNetwork = true
 		}
+		readApproverPlace(f, access.str("country", "countrycode"), approver.str("country", "countrycode"))
 	}
+	readDuoFactor(f, cur)
+	readRiskOutcome(f, cur)
 
 	// Correlated spraying: many distinct accounts failed from one source.
 	if n, ok := cur.number("distinctusersfailed", "distinctaccounts", "accountsfailed"); ok && int(n) > f.TargetedUsers {
@@ -106,5 +113,58 @@ func readIdentityEvents(f *IdentityFields, cur *doc) {
 	}
 	if firstSubstring(names, accountTamperEvents) != "" {
 		f.AccountTamper = true
+	}
+}
+
+// readApproverPlace compares where the sign-in came from with where its
+// second factor was approved (Duo's access and authentication devices,
+// the phone location other providers log). A phone approving a browser in
+// another country is the person at home approving an intruder's session.
+func readApproverPlace(f *IdentityFields, accessCountry, approverCountry string) {
+	a, b := normKey(accessCountry), normKey(approverCountry)
+	if a == "" || b == "" {
+		return
+	}
+	if a == b {
+		f.ApproverNearby = true
+		return
+	}
+	f.ApproverElsewhere = true
+}
+
+// readDuoFactor reads Duo's factor and result: an approved push or
+// passcode is a passed second factor; a bypass code is one the helpdesk
+// handed out, which proves nothing about who typed it.
+func readDuoFactor(f *IdentityFields, cur *doc) {
+	factor := normKey(cur.str("factor"))
+	if factor == "" {
+		return
+	}
+	result := normKey(cur.str("result"))
+	switch {
+	case strings.Contains(factor, "bypass"):
+		f.BypassCode = true
+		if f.MFA == "" || f.MFA == "passed" {
+			f.MFA = "not_required"
+		}
+	case result == "success" && f.MFA == "" && (strings.Contains(factor, "push") || strings.Contains(factor, "passcode") || strings.Contains(factor, "phonecall") || strings.Contains(factor, "sms") || strings.Contains(factor, "webauthn") || strings.Contains(factor, "verifiedduopush")):
+		f.MFA = "passed"
+	}
+}
+
+// readRiskOutcome reads how the identity provider closed the risk it
+// raised (Entra's riskDetail and riskState): the user cleared it by passing
+// MFA or a secure password change, or an administrator or the provider
+// confirmed the sign-in safe.
+func readRiskOutcome(f *IdentityFields, cur *doc) {
+	detail, state := normKey(cur.str("riskdetail")), normKey(cur.str("riskstate"))
+	if strings.Contains(detail, "userpassedmfa") || strings.Contains(detail, "userperformedsecuredpassword") || state == "remediated" {
+		f.RiskRemediated = true
+	}
+	if strings.Contains(detail, "userpassedmfa") && f.MFA == "" {
+		f.MFA = "passed"
+	}
+	if strings.Contains(detail, "confirmedsigninsafe") || strings.Contains(detail, "dismissed") || state == "dismissed" || state == "confirmedsafe" {
+		f.RiskDismissed = true
 	}
 }

@@ -130,6 +130,23 @@ type IdentityFields struct {
 	// password in a breach or leak (Entra leakedCredentials, Google's
 	// password-leak account warning, Okta breached credentials).
 	LeakedCredentials bool `expr:"leaked_credentials" json:"leaked_credentials,omitempty"`
+	// ApproverElsewhere is set when the second factor was approved from a
+	// different country than the sign-in it unlocked; ApproverNearby when
+	// both were in the same country.
+	ApproverElsewhere bool `expr:"approver_elsewhere" json:"approver_elsewhere,omitempty"`
+	ApproverNearby    bool `expr:"approver_nearby" json:"approver_nearby,omitempty"`
+	// BypassCode is set when a helpdesk-issued bypass code stood in for
+	// the second factor.
+	BypassCode bool `expr:"bypass_code" json:"bypass_code,omitempty"`
+	// DeviceUnmanaged is set when the provider says the device is not
+	// trusted or managed (an explicit "no", not a missing field).
+	DeviceUnmanaged bool `expr:"device_unmanaged" json:"device_unmanaged,omitempty"`
+	// RiskRemediated is set when the provider says the user cleared the
+	// risk it raised (passed MFA, changed the password securely);
+	// RiskDismissed when an administrator or the provider confirmed the
+	// sign-in safe.
+	RiskRemediated bool `expr:"risk_remediated" json:"risk_remediated,omitempty"`
+	RiskDismissed  bool `expr:"risk_dismissed" json:"risk_dismissed,omitempty"`
 	// Event is the lowercased vendor event name (login_success,
 	// user.session.start, ...).
 	Event string `expr:"event" json:"event,omitempty"`
@@ -188,6 +205,18 @@ type EmailFields struct {
 	UserReported        bool   `expr:"user_reported" json:"user_reported,omitempty"`
 	Bulk                bool   `expr:"bulk" json:"bulk,omitempty"`
 	CredentialForm      bool   `expr:"credential_form" json:"credential_form,omitempty"`
+	// FirstContact is set when the gateway says the recipient or the
+	// organisation has never had mail from this sender before.
+	FirstContact bool `expr:"first_contact" json:"first_contact,omitempty"`
+	// UnscannableAttachment is set when an attachment is encrypted or
+	// password-protected, so no scanner could look inside it.
+	UnscannableAttachment bool `expr:"unscannable_attachment" json:"unscannable_attachment,omitempty"`
+	// SenderCompromised is set when the gateway reports the sending
+	// account itself as taken over (a real supplier's hijacked mailbox).
+	SenderCompromised bool `expr:"sender_compromised" json:"sender_compromised,omitempty"`
+	// QRCode is set when the message or an attachment carries a QR code,
+	// a link the recipient opens on a phone outside the mail filter.
+	QRCode bool `expr:"qr_code" json:"qr_code,omitempty"`
 }
 
 // EndpointFields describe a process-level detection.

@@ -19,12 +19,12 @@ import (
 // lower them to make a change pass; relabel a case only when its label was
 // wrong, and say why in the commit.
 const (
-	tunedExactFloor   = 0.90
-	untunedExactFloor = 0.90
+	tunedExactFloor   = 0.91
+	untunedExactFloor = 0.91
 )
 
 // untunedFolders are the folders of cases never tuned on.
-var untunedFolders = map[string]bool{"fresh": true, "fresh2": true, "fresh3": true}
+var untunedFolders = map[string]bool{"fresh": true, "fresh2": true, "fresh3": true, "fresh4": true}
 
 // setDir holds the labelled cases.
 const setDir = "../testdata/eval"
