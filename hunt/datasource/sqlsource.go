@@ -173,7 +173,17 @@ func (s *sqlSource) read(ctx context.Context, timeout time.Duration, text string
 		return Result{}, fmt.Errorf("begin read-only transaction: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	rows, err := tx.QueryContext(ctx, text, args...)
+	return queryRows(ctx, tx, text, args, max)
+}
+
+// querier is a connection or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// queryRows runs one bound statement and reads at most max rows of it.
+func queryRows(ctx context.Context, q querier, text string, args []any, max int) (Result, error) {
+	rows, err := q.QueryContext(ctx, text, args...)
 	if err != nil {
 		return Result{}, queryError(err, ctx)
 	}
@@ -203,16 +213,7 @@ func readPostgres(ctx context.Context, conn *sql.Conn, timeout time.Duration, te
 		defer cancel()
 		_, _ = conn.ExecContext(end, "ROLLBACK")
 	}()
-	rows, err := conn.QueryContext(ctx, text, args...)
-	if err != nil {
-		return Result{}, queryError(err, ctx)
-	}
-	defer func() { _ = rows.Close() }()
-	res, err := readRows(rows, max)
-	if err != nil {
-		return Result{}, queryError(err, ctx)
-	}
-	return res, nil
+	return queryRows(ctx, conn, text, args, max)
 }
 
 // mysqlTimeout sets the session's statement timeout: MariaDB calls it
