@@ -31,10 +31,7 @@ func TestQueuedGroupBecomesIncidentsOnce(t *testing.T) {
 	if _, err := st.EnqueueAlert(ctx, "grafana", raw, nil); err != nil {
 		t.Fatal(err)
 	}
-	it, err := st.NextIntake(ctx, store.IntakeAlert)
-	if err != nil {
-		t.Fatal(err)
-	}
+	it := nextQueuedAlert(t, st)
 	first, err := d.createIncident(ctx, it)
 	if err != nil || first == "" {
 		t.Fatalf("dispatch: %q %v", first, err)
@@ -59,10 +56,7 @@ func TestQueuedGroupBecomesIncidentsOnce(t *testing.T) {
 	if err := st.CompleteIntake(ctx, it.Seq, first); err != nil {
 		t.Fatal(err)
 	}
-	it, err = st.NextIntake(ctx, store.IntakeAlert)
-	if err != nil {
-		t.Fatal(err)
-	}
+	it = nextQueuedAlert(t, st)
 	if _, err := d.createIncident(ctx, it); err != nil {
 		t.Fatal(err)
 	}
@@ -75,4 +69,15 @@ func TestQueuedGroupBecomesIncidentsOnce(t *testing.T) {
 	if n != 2 {
 		t.Fatalf("%d incidents after the resolution, want 2", n)
 	}
+}
+
+// nextQueuedAlert is the oldest due queued alert; the test fails without
+// one.
+func nextQueuedAlert(t *testing.T, st *store.Store) *store.IntakeItem {
+	t.Helper()
+	items, err := st.NextIntakes(context.Background(), 1, store.IntakeAlert)
+	if err != nil || len(items) == 0 {
+		t.Fatalf("no queued alert: %v", err)
+	}
+	return &items[0]
 }

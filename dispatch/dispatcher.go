@@ -180,8 +180,8 @@ func (f *inflight) end(seq int64) {
 }
 
 // handle processes one entry and records the outcome: done, or due again
-// after a back-off. It reports whether the entry is done; later entries
-// wait for one that is not, until the next poll.
+// after a back-off. It reports whether the entry is done; the queued
+// alerts after one that is not wait for it, until the next poll.
 func (d *Dispatcher) handle(ctx context.Context, it *store.IntakeItem) bool {
 	pctx, cancel := context.WithTimeout(ctx, dispatchTimout)
 	defer cancel()

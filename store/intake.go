@@ -250,18 +250,6 @@ func recentOrOpen(since time.Time, open bool) clause.Expr {
 	return gorm.Expr("created_at > ?", since)
 }
 
-// NextIntake returns the oldest queued item that is due, or ErrNotFound.
-func (s *Store) NextIntake(ctx context.Context, kinds ...string) (*IntakeItem, error) {
-	var it IntakeItem
-	err := s.db.WithContext(ctx).
-		Where("status = ? AND kind IN ? AND available_at <= ?", IntakeQueued, kinds, Now()).
-		Order("seq").Take(&it).Error
-	if err != nil {
-		return nil, translate(err)
-	}
-	return &it, nil
-}
-
 // NextIntakes returns up to limit queued items that are due, oldest first.
 func (s *Store) NextIntakes(ctx context.Context, limit int, kinds ...string) ([]IntakeItem, error) {
 	var items []IntakeItem
