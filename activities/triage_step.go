@@ -40,12 +40,13 @@ type FinishTriageInput struct {
 	Analysis triage.Analysis
 }
 
-// remoteAnalyzer is an analyzer that may call a service over the network
-// (a configured LLM). Such an analysis runs as an activity of its own, so a
+// inProcessAnalyzer is an analyzer that may call a service over the
+// network (a configured LLM). It answers in process when it would not, and
+// otherwise says so: such an analysis runs as an activity of its own, so a
 // slow answer is retried and timed on its own and never holds the
 // workflow task.
-type remoteAnalyzer interface {
-	CallsOut(ctx context.Context) bool
+type inProcessAnalyzer interface {
+	AnalyzeInProcess(ctx context.Context, inc triage.Incident, ind triage.Indicators) (triage.Analysis, bool, error)
 }
 
 // TriageInProcess does a triage run's quick steps in one go: it loads the
@@ -65,15 +66,31 @@ func (a *Activities) TriageInProcess(ctx context.Context, in TriageStepInput) (T
 	if err != nil {
 		return TriageStep{}, err
 	}
-	if r, ok := a.Analyzer.(remoteAnalyzer); ok && r.CallsOut(ctx) {
-		return TriageStep{Evidence: &ev}, nil
-	}
-	an, err := a.AnalyzeIncident(ctx, ev)
+	an, local, err := a.analyzeInProcess(ctx, ev)
 	if err != nil {
 		return TriageStep{}, err
 	}
+	if !local {
+		return TriageStep{Evidence: &ev}, nil
+	}
 	out, err := a.finishTriage(ctx, FinishTriageInput{TriageStepInput: in, Evidence: ev, Analysis: an}, inc)
 	return TriageStep{Outcome: out}, err
+}
+
+// analyzeInProcess analyses ev and reports true, unless the analyzer would
+// call out to a model: then it reports false and leaves the analysis to
+// the run's own activity.
+func (a *Activities) analyzeInProcess(ctx context.Context, ev Evidence) (triage.Analysis, bool, error) {
+	r, ok := a.Analyzer.(inProcessAnalyzer)
+	if !ok {
+		an, err := a.AnalyzeIncident(ctx, ev)
+		return an, true, err
+	}
+	an, local, err := r.AnalyzeInProcess(ctx, ev.Incident, ev.Indicators)
+	if err != nil {
+		return triage.Analysis{}, false, fmt.Errorf("analyze incident: %w", err)
+	}
+	return an, local, nil
 }
 
 // FinishTriage stores a triage run's analysis on the triage record and the

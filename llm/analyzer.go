@@ -48,22 +48,16 @@ var _ triage.Analyzer = (*Analyzer)(nil)
 // Analyze classifies inc with the model, or with the fallback as described
 // on Analyzer. It fails only when ctx ends or the fallback itself fails.
 func (a *Analyzer) Analyze(ctx context.Context, inc triage.Incident, ind triage.Indicators) (triage.Analysis, error) {
-	if a.Config == nil {
-		return a.fallback(ctx, inc, ind, "")
-	}
-	cfg, enabled, err := a.Config(ctx)
-	if err != nil {
-		return a.fallback(ctx, inc, ind, "llm configuration unavailable: "+err.Error())
-	}
-	if !enabled {
-		return a.fallback(ctx, inc, ind, "")
+	cfg, an, local, err := a.plan(ctx, inc, ind)
+	if local {
+		return an, err
 	}
 	promptInd := ind
 	if len(ind.URLs)+len(ind.Domains)+len(ind.IPs)+len(ind.Hashes)+len(ind.Emails) == 0 {
 		// Callers that skipped extraction still give the model observables.
 		promptInd = triage.ExtractIndicators(inc.RawData)
 	}
-	an, _, err := NewClient(cfg, a.HTTP, a.Metrics).Analyze(ctx, inc, promptInd)
+	an, _, err = NewClient(cfg, a.HTTP, a.Metrics).Analyze(ctx, inc, promptInd)
 	if err == nil {
 		return an, nil
 	}
@@ -72,6 +66,37 @@ func (a *Analyzer) Analyze(ctx context.Context, inc triage.Incident, ind triage.
 		return triage.Analysis{}, fmt.Errorf("llm analysis: %w", ctx.Err())
 	}
 	return a.fallback(ctx, inc, ind, err.Error())
+}
+
+// AnalyzeInProcess answers as Analyze does when that needs no request to
+// the model (the LLM disabled, or its configuration unreadable), reading
+// the configuration once, and reports true. When the model is to be asked
+// it reports false and does nothing: the caller then asks it through
+// Analyze, in a step of its own (triage runs it as a separate activity, so
+// a slow model never holds a workflow task).
+func (a *Analyzer) AnalyzeInProcess(ctx context.Context, inc triage.Incident, ind triage.Indicators) (triage.Analysis, bool, error) {
+	_, an, local, err := a.plan(ctx, inc, ind)
+	return an, local, err
+}
+
+// plan reads the configuration and, when the model is not to be asked,
+// answers with the fallback (local true); otherwise it returns the
+// configuration to ask the model with.
+func (a *Analyzer) plan(ctx context.Context, inc triage.Incident, ind triage.Indicators) (Config, triage.Analysis, bool, error) {
+	if a.Config == nil {
+		an, err := a.fallback(ctx, inc, ind, "")
+		return Config{}, an, true, err
+	}
+	cfg, enabled, err := a.Config(ctx)
+	if err != nil {
+		an, err := a.fallback(ctx, inc, ind, "llm configuration unavailable: "+err.Error())
+		return Config{}, an, true, err
+	}
+	if !enabled {
+		an, err := a.fallback(ctx, inc, ind, "")
+		return Config{}, an, true, err
+	}
+	return cfg, triage.Analysis{}, false, nil
 }
 
 func (a *Analyzer) fallback(ctx context.Context, inc triage.Incident, ind triage.Indicators, reason string) (triage.Analysis, error) {

@@ -342,3 +342,51 @@ func TestMetricsShareRegistry(t *testing.T) {
 	nilMetrics.request("p", "m") // must not panic
 	nilMetrics.usage("p", Usage{PromptTokens: 1})
 }
+
+// AnalyzeInProcess answers without the model exactly when Analyze would,
+// and otherwise leaves the request to the caller: no request is made
+// either way.
+func TestAnalyzeInProcessDecidesFromOneConfigurationRead(t *testing.T) {
+	f := newFakeProvider(t, testKey, testModel)
+	f.setContent(goodAnswer)
+	reads := 0
+	counted := func(enabled bool, err error) func(context.Context) (Config, bool, error) {
+		return func(context.Context) (Config, bool, error) { reads++; return testConfig(f), enabled, err }
+	}
+	tests := []struct {
+		name      string
+		a         *Analyzer
+		local     bool
+		reason    string
+		wantReads int
+	}{
+		{name: "disabled", a: &Analyzer{Config: counted(false, nil)}, local: true, wantReads: 1},
+		{name: "no configuration", a: &Analyzer{}, local: true},
+		{name: "configuration unreadable", a: &Analyzer{Config: counted(false, errors.New("open llm api key: bad key"))},
+			local: true, reason: "llm configuration unavailable: open llm api key: bad key", wantReads: 1},
+		{name: "enabled", a: &Analyzer{Config: counted(true, nil)}, local: false, wantReads: 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reads = 0
+			got, local, err := tc.a.AnalyzeInProcess(context.Background(), phishing, triage.Indicators{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if local != tc.local || reads != tc.wantReads {
+				t.Fatalf("local %v after %d configuration reads, want %v after %d", local, reads, tc.local, tc.wantReads)
+			}
+			if !local {
+				return
+			}
+			want := builtin(t, phishing)
+			want.FallbackReason = tc.reason
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got %+v, want the built-in analysis with reason %q", got, tc.reason)
+			}
+		})
+	}
+	if reqs, rejected := f.seen(); len(reqs)+len(rejected) != 0 {
+		t.Errorf("in-process analysis reached the server: %d requests, %v", len(reqs), rejected)
+	}
+}
