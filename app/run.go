@@ -232,7 +232,7 @@ func serveHTTP(ctx context.Context, cfg Config, st *store.Store, svc *settings.S
 	opts := api.Options{
 		Store: st, Temporal: tc, Log: log, Version: Version, Commit: Commit,
 		Settings: svc, MaxBodyBytes: cfg.MaxBodyBytes, TriageWait: cfg.TriageWait, ActionWait: cfg.ActionWait,
-		Connectors: NewConnectors(st), ConnectorConfigs: conns, Secrets: box, Dispatcher: dispatcher,
+		Connectors: conns.Simulated, ConnectorConfigs: conns, Secrets: box, Dispatcher: dispatcher,
 		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL,
 		Registerer: reg, Gatherer: prometheus.Gatherers{reg, prometheus.DefaultGatherer}, StorePaths: StorePaths(cfg),
 		CodecAllowedOrigin: urlOrigin(cfg.TemporalUIURL),
