@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vigil-soc/vigil/outbound"
 
 	"github.com/vigil-soc/vigil/hunt/datasource"
+	"github.com/vigil-soc/vigil/outbound"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/store"
 )
