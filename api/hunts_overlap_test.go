@@ -63,9 +63,7 @@ func heldHunt(t *testing.T, source string, body map[string]any) (*heldSource, re
 	t.Helper()
 	src := newHeldSource(t)
 	t.Cleanup(src.let)
-	before := call(t, http.MethodGet, "/api/settings/outbound", env.adminKey, nil)
-	expectStatus(t, before, http.StatusOK)
-	t.Cleanup(func() { putOutbound(t, before.data()["value"].(map[string]any)) })
+	keepOutbound(t)
 	putOutbound(t, map[string]any{"allow_http": true, "allow_hosts": []string{"127.0.0.1"}})
 	expectStatus(t, call(t, http.MethodPost, "/api/v1/data-sources", env.adminKey, map[string]any{"name": source,
 		"kind": "custom", "config": map[string]any{"url": src.URL}}), http.StatusCreated)
