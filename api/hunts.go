@@ -108,13 +108,7 @@ func (s *server) huntFromRequest(ctx context.Context, req huntRequest, h *store.
 	h.MitreTechniques, h.DataSources, h.Tags = store.NewJSON(req.MitreTechniques), store.NewJSON(req.DataSources), store.NewJSON(req.Tags)
 	h.Enabled = req.Enabled == nil || *req.Enabled
 	if len(bad) == 0 {
-		_, err := hunt.PlanWith(h, func(name string) string {
-			d, err := s.store.GetDataSource(ctx, name)
-			if err != nil {
-				return ""
-			}
-			return d.Kind
-		}, content.QueryLookup(ctx, s.store))
+		_, err := hunt.PlanWith(h, hunt.StoredKinds(ctx, s.store), content.QueryLookup(ctx, s.store))
 		var fe *hunt.FieldError
 		if errors.As(err, &fe) {
 			bad[fe.Field] = fe.Message

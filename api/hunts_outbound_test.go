@@ -15,15 +15,22 @@ func putOutbound(t *testing.T, policy map[string]any) {
 	expectStatus(t, call(t, http.MethodPut, "/api/settings/outbound", env.adminKey, policy), http.StatusOK)
 }
 
+// keepOutbound puts the outbound policy back as it is now once the test
+// has ended.
+func keepOutbound(t *testing.T) {
+	t.Helper()
+	before := call(t, http.MethodGet, "/api/settings/outbound", env.adminKey, nil)
+	expectStatus(t, before, http.StatusOK)
+	t.Cleanup(func() { putOutbound(t, before.data()["value"].(map[string]any)) })
+}
+
 // An HTTP data source reaches only what the admin's outbound policy allows:
 // refused at creation, at its test and in a run while the policy refuses
 // it, and working once its host is allowed.
 func TestHTTPDataSourceObeysTheOutboundPolicy(t *testing.T) {
 	senior := keyFor(t, store.RoleSenior)
 	peer := huntest.CustomPeer(t, "tok", []map[string]any{{"user_name": "a"}, {"user_name": "b"}})
-	before := call(t, http.MethodGet, "/api/settings/outbound", env.adminKey, nil)
-	expectStatus(t, before, http.StatusOK)
-	defer putOutbound(t, before.data()["value"].(map[string]any))
+	keepOutbound(t)
 	putOutbound(t, map[string]any{"allow_http": false, "allow_hosts": []string{}})
 
 	src := map[string]any{"name": "edr-api", "kind": "custom", "config": map[string]any{"url": peer.URL},

@@ -56,23 +56,52 @@ func (s *heldSource) count() int {
 	return s.queries
 }
 
+// heldHunt creates an active hunt (body: name, hunt_type and what its type
+// needs) with one query on a new held source named source, the outbound
+// policy letting the test's server in until the test ends.
+func heldHunt(t *testing.T, source string, body map[string]any) (*heldSource, response) {
+	t.Helper()
+	src := newHeldSource(t)
+	t.Cleanup(src.let)
+	keepOutbound(t)
+	putOutbound(t, map[string]any{"allow_http": true, "allow_hosts": []string{"127.0.0.1"}})
+	expectStatus(t, call(t, http.MethodPost, "/api/v1/data-sources", env.adminKey, map[string]any{"name": source,
+		"kind": "custom", "config": map[string]any{"url": src.URL}}), http.StatusCreated)
+	body["status"], body["data_sources"] = "active", []string{source}
+	body["queries"] = []map[string]any{{"name": "logons", "query_type": "custom", "query": "logons", "severity": "high"}}
+	h := call(t, http.MethodPost, "/api/v1/hunts", keyFor(t, store.RoleSenior), body)
+	expectStatus(t, h, http.StatusCreated)
+	return src, h
+}
+
+// A schedule trigger while a run of the schedule is still running is
+// refused with 409 conflict naming that run's workflow, since the
+// schedule would skip it without a word.
+func TestScheduleTriggerWhileARunIsRunning(t *testing.T) {
+	senior := keyFor(t, store.RoleSenior)
+	src, h := heldHunt(t, "held-scheduled", map[string]any{"name": "weekly, one at a time", "hunt_type": "scheduled",
+		"schedule": map[string]any{"cron_expression": "0 6 * * 1", "timezone": "UTC"}})
+	trigger := "/api/v1/hunts/" + h.data()["id"].(string) + "/schedule/trigger"
+	impatient := testServer(t, newRouter(env.temporal, 2*time.Second))
+
+	first := callURL(t, impatient, http.MethodPost, trigger, senior, nil)
+	expectStatus(t, first, http.StatusAccepted)
+	second := call(t, http.MethodPost, trigger, senior, nil)
+	if second.Status != http.StatusConflict || second.errCode() != "conflict" ||
+		second.errDetails()["workflow_id"] != first.data()["workflow_id"] {
+		t.Fatalf("trigger while running: %d %s (running %s)", second.Status, second.Raw, first.Raw)
+	}
+	if n := src.count(); n != 1 {
+		t.Fatalf("%d queries reached the source, want the one run's", n)
+	}
+}
+
 // A second execute of a hunt while its run is still running is refused
 // with 409 hunt_run_in_progress, naming the running run, also when both
 // arrive at once; once the run has ended, the hunt executes again.
 func TestHuntExecuteWhileARunIsRunning(t *testing.T) {
 	senior := keyFor(t, store.RoleSenior)
-	src := newHeldSource(t)
-	t.Cleanup(src.let)
-	before := call(t, http.MethodGet, "/api/settings/outbound", env.adminKey, nil)
-	expectStatus(t, before, http.StatusOK)
-	defer putOutbound(t, before.data()["value"].(map[string]any))
-	putOutbound(t, map[string]any{"allow_http": true, "allow_hosts": []string{"127.0.0.1"}})
-	expectStatus(t, call(t, http.MethodPost, "/api/v1/data-sources", env.adminKey, map[string]any{"name": "held-edr",
-		"kind": "custom", "config": map[string]any{"url": src.URL}}), http.StatusCreated)
-	h := call(t, http.MethodPost, "/api/v1/hunts", senior, map[string]any{"name": "one at a time", "hunt_type": "on_demand",
-		"status": "active", "data_sources": []string{"held-edr"},
-		"queries": []map[string]any{{"name": "logons", "query_type": "custom", "query": "logons", "severity": "high"}}})
-	expectStatus(t, h, http.StatusCreated)
+	src, h := heldHunt(t, "held-edr", map[string]any{"name": "one at a time", "hunt_type": "on_demand"})
 	execute := "/api/v1/hunts/" + h.data()["id"].(string) + "/execute"
 	// Answers 202 after two seconds while the run is held.
 	impatient := testServer(t, newRouter(env.temporal, 2*time.Second))

@@ -4,12 +4,13 @@
 package hunt
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vigil-soc/vigil/outbound"
 
 	"github.com/vigil-soc/vigil/hunt/datasource"
+	"github.com/vigil-soc/vigil/outbound"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -60,4 +61,16 @@ func SourceConfig(d *store.DataSource, box *secrets.Box) (datasource.Config, err
 // one (hunt runs read it once per run: datasource.WithOutbound).
 func SourceOptions(st *store.Store, storePaths []string) datasource.Options {
 	return datasource.Options{StorePaths: storePaths, Outbound: outbound.FromStore(st)}
+}
+
+// StoredKinds answers the kind of a data source stored in st by its name,
+// "" when there is none: the kindOf of PlanWith for a stored hunt.
+func StoredKinds(ctx context.Context, st *store.Store) func(name string) string {
+	return func(name string) string {
+		d, err := st.GetDataSource(ctx, name)
+		if err != nil {
+			return ""
+		}
+		return d.Kind
+	}
 }

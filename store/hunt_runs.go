@@ -72,15 +72,21 @@ type HuntFinding struct {
 // New reports whether the finding was first seen in the given run.
 func (f *HuntFinding) New(runID string) bool { return f.RunID == runID }
 
-// StartHuntRun records a run, or returns the one already recorded for the
-// same workflow, so a retried start never makes two.
-func (s *Store) StartHuntRun(ctx context.Context, r *HuntRun) (*HuntRun, error) {
+// startDefaults fills what a run being recorded leaves unset: it starts
+// now, running.
+func (r *HuntRun) startDefaults() {
 	if r.StartedAt.IsZero() {
 		r.StartedAt = Now()
 	}
 	if r.Status == "" {
 		r.Status = HuntRunRunning
 	}
+}
+
+// StartHuntRun records a run, or returns the one already recorded for the
+// same workflow, so a retried start never makes two.
+func (s *Store) StartHuntRun(ctx context.Context, r *HuntRun) (*HuntRun, error) {
+	r.startDefaults()
 	err := s.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(r).Error
 	if err != nil {
 		return nil, fmt.Errorf("start hunt run: %w", translate(err))
@@ -99,12 +105,7 @@ func (s *Store) StartHuntRun(ctx context.Context, r *HuntRun) (*HuntRun, error) 
 // outcome). On PostgreSQL the hunt's row is locked for the check, so two
 // starts at once cannot both pass it; SQLite transactions are serialized.
 func (s *Store) StartHuntRunAlone(ctx context.Context, r *HuntRun, staleBefore time.Time) (run, busy *HuntRun, err error) {
-	if r.StartedAt.IsZero() {
-		r.StartedAt = Now()
-	}
-	if r.Status == "" {
-		r.Status = HuntRunRunning
-	}
+	r.startDefaults()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		q := tx
 		if s.dialect == DialectPostgres {

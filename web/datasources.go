@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -85,13 +84,8 @@ func dataSourceForm(c *gin.Context) (map[string]any, error) {
 	if c.Param("name") == "" {
 		body["name"] = strings.TrimSpace(c.PostForm("name"))
 	}
-	if raw := strings.TrimSpace(c.PostForm("config")); raw != "" {
-		var cfg map[string]any
-		if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
-			return nil, &APIError{Status: http.StatusUnprocessableEntity, Code: "validation_error",
-				Message: "config must be a JSON object: " + err.Error()}
-		}
-		body["config"] = cfg
+	if err := setPostedConfig(c, body); err != nil {
+		return nil, err
 	}
 	creds := map[string]string{}
 	for _, n := range credentialNames {
@@ -110,12 +104,7 @@ func (d *Dashboard) saveDataSource(c *gin.Context, _ *view) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if name := c.Param("name"); name != "" {
-		err = d.api.call(c.Request, http.MethodPut, "/api/v1/data-sources/"+url.PathEscape(name), body, nil)
-	} else {
-		err = d.api.call(c.Request, http.MethodPost, "/api/v1/data-sources", body, nil)
-	}
-	return "/data-sources?done=saved", err
+	return "/data-sources?done=saved", d.saveForm(c, "/api/v1/data-sources", c.Param("name"), body)
 }
 
 func (d *Dashboard) deleteDataSource(c *gin.Context, _ *view) (string, error) {

@@ -73,15 +73,36 @@ func channelForm(c *gin.Context) (map[string]any, error) {
 		"hours": c.PostForm("hours"), "timezone": c.PostForm("timezone"), "dedup_window": c.PostForm("dedup_window"),
 		"enabled": c.PostForm("enabled") == "on",
 	}
-	if raw := strings.TrimSpace(c.PostForm("config")); raw != "" {
-		var cfg map[string]any
-		if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
-			return nil, &APIError{Status: http.StatusUnprocessableEntity, Code: "validation_error",
-				Message: "config must be a JSON object: " + err.Error()}
-		}
-		body["config"] = cfg
+	if err := setPostedConfig(c, body); err != nil {
+		return nil, err
 	}
 	return body, nil
+}
+
+// setPostedConfig sets body["config"] to the posted config field, a JSON
+// object; an empty field leaves body without one.
+func setPostedConfig(c *gin.Context, body map[string]any) error {
+	raw := strings.TrimSpace(c.PostForm("config"))
+	if raw == "" {
+		return nil
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
+		return &APIError{Status: http.StatusUnprocessableEntity, Code: "validation_error",
+			Message: "config must be a JSON object: " + err.Error()}
+	}
+	body["config"] = cfg
+	return nil
+}
+
+// saveForm sends a form's body to the API collection: PUT on
+// collection/key when the form edits an existing item (key set), POST on
+// collection when it creates one.
+func (d *Dashboard) saveForm(c *gin.Context, collection, key string, body map[string]any) error {
+	if key != "" {
+		return d.api.call(c.Request, http.MethodPut, collection+"/"+url.PathEscape(key), body, nil)
+	}
+	return d.api.call(c.Request, http.MethodPost, collection, body, nil)
 }
 
 func (d *Dashboard) saveChannel(c *gin.Context, _ *view) (string, error) {
@@ -89,12 +110,7 @@ func (d *Dashboard) saveChannel(c *gin.Context, _ *view) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if id := c.Param("id"); id != "" {
-		err = d.api.call(c.Request, http.MethodPut, "/api/notifications/channels/"+url.PathEscape(id), body, nil)
-	} else {
-		err = d.api.call(c.Request, http.MethodPost, "/api/notifications/channels", body, nil)
-	}
-	return "/notifications?done=saved", err
+	return "/notifications?done=saved", d.saveForm(c, "/api/notifications/channels", c.Param("id"), body)
 }
 
 func (d *Dashboard) deleteChannel(c *gin.Context, _ *view) (string, error) {

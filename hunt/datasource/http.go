@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/vigil-soc/vigil/outbound"
 	"io"
 	"net/http"
 	"net/url"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vigil-soc/vigil/outbound"
 )
 
 // maxHTTPBody bounds what one answer may hold.

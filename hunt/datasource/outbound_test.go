@@ -3,7 +3,6 @@ package datasource_test
 import (
 	"context"
 	"errors"
-	"github.com/vigil-soc/vigil/outbound"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vigil-soc/vigil/hunt/datasource"
+	"github.com/vigil-soc/vigil/outbound"
 )
 
 // countingPeer answers every request with no rows, counting them.

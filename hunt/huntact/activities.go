@@ -84,13 +84,7 @@ func (a *Activities) PrepareRun(ctx context.Context, in PrepareInput) (PrepareRe
 		out.Skip = "hunt is " + h.Status
 		return out, nil
 	}
-	plan, err := hunt.PlanWith(h, func(name string) string {
-		d, err := a.Store.GetDataSource(ctx, name)
-		if err != nil {
-			return ""
-		}
-		return d.Kind
-	}, content.QueryLookup(ctx, a.Store))
+	plan, err := hunt.PlanWith(h, hunt.StoredKinds(ctx, a.Store), content.QueryLookup(ctx, a.Store))
 	if err != nil {
 		return out, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidHunt, err)
 	}

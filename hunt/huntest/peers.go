@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/vigil-soc/vigil/outbound"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vigil-soc/vigil/hunt/datasource"
+	"github.com/vigil-soc/vigil/outbound"
 )
 
 // Peer is a local stand-in for a log store's REST API: it checks what the
