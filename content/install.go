@@ -112,7 +112,8 @@ func Install(ctx context.Context, st *store.Store, p *Package, rep Report, opts 
 		default:
 			res.Upgraded = prev.Version
 		}
-		in := &installer{st: tx, p: p, opts: opts, taken: map[string]bool{}, touched: map[string]bool{}}
+		in := &installer{st: tx, p: p, opts: opts, taken: map[string]bool{}, touched: map[string]bool{},
+			builtinPackages: map[string]bool{}}
 		// The package record comes first: its items refer to it.
 		if err := tx.PutPackage(ctx, in.record(prev, rep.SignedBy)); err != nil {
 			return err
@@ -165,6 +166,9 @@ type installer struct {
 	// touched holds the type and target id of every item this import
 	// installed or kept for the package.
 	touched map[string]bool
+	// builtinPackages remembers, by package name, whether an installed
+	// package is the built-in one: conflicting items mostly share owners.
+	builtinPackages map[string]bool
 }
 
 func (in *installer) record(prev *store.InstalledPackage, signedBy string) *store.InstalledPackage {
@@ -293,11 +297,25 @@ func (in *installer) isBuiltin(ctx context.Context, itemType, targetID string, o
 	if owner == nil {
 		return false, nil
 	}
-	pkg, err := in.st.GetPackage(ctx, owner.PackageName)
-	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
+	return in.builtinPackage(ctx, owner.PackageName)
+}
+
+// builtinPackage reports whether the installed package name is the
+// built-in one, reading each package's record once per import.
+func (in *installer) builtinPackage(ctx context.Context, name string) (bool, error) {
+	if b, ok := in.builtinPackages[name]; ok {
+		return b, nil
 	}
-	return err == nil && pkg.Builtin, err
+	pkg, err := in.st.GetPackage(ctx, name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		in.builtinPackages[name] = false
+	case err != nil:
+		return false, err
+	default:
+		in.builtinPackages[name] = pkg.Builtin
+	}
+	return in.builtinPackages[name], nil
 }
 
 // rename installs it under the first free name "<name>-imported-<n>".
