@@ -169,6 +169,9 @@ type installer struct {
 	// builtinPackages remembers, by package name, whether an installed
 	// package is the built-in one: conflicting items mostly share owners.
 	builtinPackages map[string]bool
+	// installed is what the package had installed before this import,
+	// read on first need.
+	installed *[]store.PackageItem
 }
 
 func (in *installer) record(prev *store.InstalledPackage, signedBy string) *store.InstalledPackage {
@@ -363,12 +366,18 @@ func (in *installer) own(ctx context.Context, it Item, targetID, hash string) er
 }
 
 // renamedCopy finds the item an earlier import of this package installed
-// under "<name>-imported-<n>" because the item's own name was taken.
+// under "<name>-imported-<n>" because the item's own name was taken. The
+// package's items are read once per import: an item is never renamed onto
+// another item's copy, so what this import writes cannot change the answer.
 func (in *installer) renamedCopy(ctx context.Context, it Item) (store.PackageItem, bool, error) {
-	items, err := in.st.PackageItems(ctx, in.p.Manifest.Name)
-	if err != nil {
-		return store.PackageItem{}, false, err
+	if in.installed == nil {
+		items, err := in.st.PackageItems(ctx, in.p.Manifest.Name)
+		if err != nil {
+			return store.PackageItem{}, false, err
+		}
+		in.installed = &items
 	}
+	items := *in.installed
 	prefix := strings.ToLower(it.Key()) + "-imported-"
 	for _, pi := range items {
 		n, ok := strings.CutPrefix(strings.ToLower(pi.ItemName), prefix)
