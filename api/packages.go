@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -143,15 +142,9 @@ type importRequest struct {
 }
 
 func (s *server) importPackage(c *gin.Context) (reply, error) {
-	body, err := readBody(c)
-	if err != nil {
-		return reply{}, err
-	}
 	var req importRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		return reply{}, decodeError(err)
+	if err := decodeJSON(c, &req, false); err != nil {
+		return reply{}, err
 	}
 	if req.ConflictResolution == "" {
 		req.ConflictResolution = string(content.ConflictSkip)

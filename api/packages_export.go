@@ -137,11 +137,7 @@ type installedItemRow struct {
 	Version  string `json:"package_version"`
 }
 
-func (s *server) viewInstalled(c *gin.Context, p *store.InstalledPackage) (installedView, error) {
-	items, err := s.store.PackageItems(c, p.Name)
-	if err != nil {
-		return installedView{}, err
-	}
+func viewInstalled(p *store.InstalledPackage, items []store.PackageItem) installedView {
 	v := installedView{Name: p.Name, Version: p.Version, Description: p.Description, Author: p.Author, License: p.License,
 		Tags: orEmpty(p.Tags.V), Compatibility: p.Compatibility, Builtin: p.Builtin, SignedBy: p.SignedBy,
 		InstalledBy: p.InstalledBy, InstalledAt: p.InstalledAt.UTC().Format(timeFormat),
@@ -149,7 +145,7 @@ func (s *server) viewInstalled(c *gin.Context, p *store.InstalledPackage) (insta
 	for i, it := range items {
 		v.Items[i] = installedItemRow{Type: it.ItemType, Name: it.ItemName, TargetID: it.TargetID, Version: it.PackageVersion}
 	}
-	return v, nil
+	return v
 }
 
 const timeFormat = "2006-01-02T15:04:05.999999999Z07:00"
@@ -159,13 +155,13 @@ func (s *server) listPackages(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
+	items, err := s.store.AllPackageItems(c)
+	if err != nil {
+		return reply{}, err
+	}
 	out := make([]installedView, 0, len(rows))
 	for i := range rows {
-		v, err := s.viewInstalled(c, &rows[i])
-		if err != nil {
-			return reply{}, err
-		}
-		out = append(out, v)
+		out = append(out, viewInstalled(&rows[i], items[rows[i].Name]))
 	}
 	return ok(out), nil
 }
@@ -175,11 +171,11 @@ func (s *server) getPackage(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, orNotFound(err, "package")
 	}
-	v, err := s.viewInstalled(c, p)
+	items, err := s.store.PackageItems(c, p.Name)
 	if err != nil {
 		return reply{}, err
 	}
-	return ok(v), nil
+	return ok(viewInstalled(p, items)), nil
 }
 
 // deletePackage removes a package: the items nobody changed since it

@@ -38,7 +38,7 @@ func huntToItem(h *store.Hunt) Item {
 	d := HuntData{Hypothesis: h.Hypothesis, HuntType: h.HuntType, Status: h.Status, Queries: h.Queries.V,
 		Schedule: h.Schedule.V, Trigger: h.TriggerSpec.V, MitreTechniques: h.MitreTechniques.V, DataSources: h.DataSources.V,
 		Tags: h.Tags.V, Enabled: &enabled, FailHuntOnError: h.FailHuntOnError}
-	d.fillDefaults()
+	d.FillDefaults()
 	return Item{Type: TypeHunt, Name: h.Name, Data: mustJSON(d)}
 }
 

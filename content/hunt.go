@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/vigil-soc/vigil/hunt"
 	"github.com/vigil-soc/vigil/hunt/library"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -22,23 +21,9 @@ func (v *validator) huntItem(i int, it Item) (*HuntData, json.RawMessage) {
 		v.ps.add(i, "data", "%s", describeJSON(err))
 		return nil, nil
 	}
-	d.fillDefaults()
-	if err := hunt.CheckEnum(d.HuntType, hunt.HuntTypes); err != nil {
-		v.ps.add(i, "data.hunt_type", "%v", err)
-	}
-	if err := hunt.CheckEnum(d.Status, hunt.HuntStatuses); err != nil {
-		v.ps.add(i, "data.status", "%v", err)
-	}
-	if d.HuntType == "scheduled" || d.Schedule.CronExpression != "" {
-		if err := hunt.ValidateCron(d.Schedule.CronExpression); err != nil {
-			v.ps.add(i, "data.schedule.cron_expression", "%v", err)
-		}
-	}
-	if err := hunt.ValidateTimezone(d.Schedule.Timezone); err != nil {
-		v.ps.add(i, "data.schedule.timezone", "%v", err)
-	}
-	if d.Schedule.MaxRuntimeSecs < 0 {
-		v.ps.add(i, "data.schedule.max_runtime_secs", "must not be negative")
+	d.FillDefaults()
+	for _, p := range d.Problems() {
+		v.ps.add(i, "data."+p.Field, "%s", p.Message)
 	}
 	v.text(i, "data.hypothesis", d.Hypothesis, MaxTextLength)
 	v.tags(i, "data.tags", d.Tags)
@@ -51,24 +36,6 @@ func (v *validator) huntItem(i int, it Item) (*HuntData, json.RawMessage) {
 		v.huntQuery(i, fmt.Sprintf("data.queries[%d]", j), q)
 	}
 	return &d, mustJSON(d)
-}
-
-func (d *HuntData) fillDefaults() {
-	if d.HuntType == "" {
-		d.HuntType = "on_demand"
-	}
-	if d.Status == "" {
-		d.Status = "draft"
-	}
-	if d.Enabled == nil {
-		on := true
-		d.Enabled = &on
-	}
-	for _, p := range []*[]string{&d.MitreTechniques, &d.DataSources, &d.Tags} {
-		if *p == nil {
-			*p = []string{}
-		}
-	}
 }
 
 func (v *validator) huntQuery(i int, field string, q store.HuntQuery) {

@@ -112,7 +112,8 @@ func Install(ctx context.Context, st *store.Store, p *Package, rep Report, opts 
 		default:
 			res.Upgraded = prev.Version
 		}
-		in := &installer{st: tx, p: p, opts: opts, taken: map[string]bool{}, touched: map[string]bool{}}
+		in := &installer{st: tx, p: p, opts: opts, taken: map[string]bool{}, touched: map[string]bool{},
+			builtinPackages: map[string]bool{}}
 		// The package record comes first: its items refer to it.
 		if err := tx.PutPackage(ctx, in.record(prev, rep.SignedBy)); err != nil {
 			return err
@@ -165,6 +166,12 @@ type installer struct {
 	// touched holds the type and target id of every item this import
 	// installed or kept for the package.
 	touched map[string]bool
+	// builtinPackages remembers, by package name, whether an installed
+	// package is the built-in one: conflicting items mostly share owners.
+	builtinPackages map[string]bool
+	// installed is what the package had installed before this import,
+	// read on first need.
+	installed *[]store.PackageItem
 }
 
 func (in *installer) record(prev *store.InstalledPackage, signedBy string) *store.InstalledPackage {
@@ -293,11 +300,25 @@ func (in *installer) isBuiltin(ctx context.Context, itemType, targetID string, o
 	if owner == nil {
 		return false, nil
 	}
-	pkg, err := in.st.GetPackage(ctx, owner.PackageName)
-	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
+	return in.builtinPackage(ctx, owner.PackageName)
+}
+
+// builtinPackage reports whether the installed package name is the
+// built-in one, reading each package's record once per import.
+func (in *installer) builtinPackage(ctx context.Context, name string) (bool, error) {
+	if b, ok := in.builtinPackages[name]; ok {
+		return b, nil
 	}
-	return err == nil && pkg.Builtin, err
+	pkg, err := in.st.GetPackage(ctx, name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		in.builtinPackages[name] = false
+	case err != nil:
+		return false, err
+	default:
+		in.builtinPackages[name] = pkg.Builtin
+	}
+	return in.builtinPackages[name], nil
 }
 
 // rename installs it under the first free name "<name>-imported-<n>".
@@ -345,12 +366,18 @@ func (in *installer) own(ctx context.Context, it Item, targetID, hash string) er
 }
 
 // renamedCopy finds the item an earlier import of this package installed
-// under "<name>-imported-<n>" because the item's own name was taken.
+// under "<name>-imported-<n>" because the item's own name was taken. The
+// package's items are read once per import: an item is never renamed onto
+// another item's copy, so what this import writes cannot change the answer.
 func (in *installer) renamedCopy(ctx context.Context, it Item) (store.PackageItem, bool, error) {
-	items, err := in.st.PackageItems(ctx, in.p.Manifest.Name)
-	if err != nil {
-		return store.PackageItem{}, false, err
+	if in.installed == nil {
+		items, err := in.st.PackageItems(ctx, in.p.Manifest.Name)
+		if err != nil {
+			return store.PackageItem{}, false, err
+		}
+		in.installed = &items
 	}
+	items := *in.installed
 	prefix := strings.ToLower(it.Key()) + "-imported-"
 	for _, pi := range items {
 		n, ok := strings.CutPrefix(strings.ToLower(pi.ItemName), prefix)

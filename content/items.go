@@ -126,7 +126,7 @@ func writeHunt(ctx context.Context, st *store.Store, it Item, targetID, by strin
 	if err := json.Unmarshal(it.Data, &d); err != nil {
 		return "", err
 	}
-	d.fillDefaults()
+	d.FillDefaults()
 	h := &store.Hunt{ID: targetID, Name: it.Name, Hypothesis: d.Hypothesis, HuntType: d.HuntType, Status: d.Status,
 		Queries: store.NewJSON(d.Queries), Schedule: store.NewJSON(d.Schedule), TriggerSpec: store.NewJSON(d.Trigger),
 		MitreTechniques: store.NewJSON(d.MitreTechniques), DataSources: store.NewJSON(d.DataSources),

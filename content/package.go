@@ -8,8 +8,9 @@ package content
 
 import (
 	"encoding/json"
-	"github.com/vigil-soc/vigil/hunt/datasource"
 
+	"github.com/vigil-soc/vigil/hunt"
+	"github.com/vigil-soc/vigil/hunt/datasource"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -117,16 +118,4 @@ var manifestFields = []string{"name", "version", "description", "author", "licen
 
 // HuntData is the data of a hunt item: a hunt definition as the hunt API
 // takes it.
-type HuntData struct {
-	Hypothesis      string             `json:"hypothesis"`
-	HuntType        string             `json:"hunt_type"`
-	Status          string             `json:"status"`
-	Queries         []store.HuntQuery  `json:"queries"`
-	Schedule        store.HuntSchedule `json:"schedule"`
-	Trigger         store.HuntTrigger  `json:"trigger"`
-	MitreTechniques []string           `json:"mitre_techniques"`
-	DataSources     []string           `json:"data_sources"`
-	Tags            []string           `json:"tags"`
-	Enabled         *bool              `json:"enabled,omitempty"`
-	FailHuntOnError bool               `json:"fail_hunt_on_error"`
-}
+type HuntData = hunt.Definition

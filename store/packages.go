@@ -115,6 +115,20 @@ func (s *Store) PackageItems(ctx context.Context, name string) ([]PackageItem, e
 	return out, nil
 }
 
+// AllPackageItems lists what every package installed, keyed by package
+// name, each list by type and name: one read for the package list.
+func (s *Store) AllPackageItems(ctx context.Context) (map[string][]PackageItem, error) {
+	var rows []PackageItem
+	if err := s.db.WithContext(ctx).Order("package_name").Order("item_type").Order("item_name").Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("list package items: %w", err)
+	}
+	out := map[string][]PackageItem{}
+	for _, it := range rows {
+		out[it.PackageName] = append(out[it.PackageName], it)
+	}
+	return out, nil
+}
+
 // ItemOwner returns the package record of an installed item, or
 // ErrNotFound when no package installed it.
 func (s *Store) ItemOwner(ctx context.Context, itemType, targetID string) (*PackageItem, error) {

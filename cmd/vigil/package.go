@@ -15,6 +15,7 @@ import (
 
 	"github.com/vigil-soc/vigil/app"
 	"github.com/vigil-soc/vigil/content"
+	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -63,11 +64,11 @@ contents[N].field: message for JSON files). Exits 1 when there are errors.`,
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts := content.Options{ServiceVersion: app.Version, RequireSignature: require}
 			for _, t := range trusted {
-				name, key, ok := strings.Cut(t, "=")
+				k, ok := settings.ParseTrustedKey(t)
 				if !ok {
 					return fmt.Errorf("--trusted-key %q: write NAME=BASE64_PUBLIC_KEY", t)
 				}
-				opts.TrustedKeys = append(opts.TrustedKeys, content.TrustedKey{Name: name, PublicKey: key})
+				opts.TrustedKeys = append(opts.TrustedKeys, content.TrustedKey{Name: k.Name, PublicKey: k.PublicKey})
 			}
 			p, err := checkSource(args[0], opts)
 			if err != nil {
