@@ -43,16 +43,31 @@ type EndpointContext struct {
 
 var buildOutputRe = regexp.MustCompile(`(?i)[\\/](source[\\/]repos|bin[\\/](debug|release)|target[\\/](debug|release)|node_modules[\\/]\.bin)[\\/]`)
 
-var encodedArgRe = regexp.MustCompile(`(?i)\s-e(?:c|n|nc|nco|ncod|ncode|ncoded|ncodedc|ncodedco|ncodedcom|ncodedcomm|ncodedcomma|ncodedcomman|ncodedcommand)?\s+([A-Za-z0-9+/=]{16,})`)
+// encFlagRe finds a command-line flag starting with e and a base64
+// argument after it; encodedCommandArg keeps the flags PowerShell reads as
+// -EncodedCommand.
+var encFlagRe = regexp.MustCompile(`(?i)(?:^|\s)[-/](e[a-z]*)\s+([a-z0-9+/=]{16,})`)
+
+// encodedCommandArg returns the flag, as written, and the base64 argument
+// of PowerShell's -EncodedCommand in any abbreviation PowerShell accepts
+// (-e, -ec, -en, -enc, ...), or "" when cmd has none.
+func encodedCommandArg(cmd string) (flag, arg string) {
+	for _, m := range encFlagRe.FindAllStringSubmatch(cmd, 20) {
+		if f := strings.ToLower(m[1]); f == "ec" || strings.HasPrefix("encodedcommand", f) {
+			return m[1], m[2]
+		}
+	}
+	return "", ""
+}
 
 // decodePowerShell decodes the base64, UTF-16LE argument of PowerShell's
 // -EncodedCommand, returning "" when there is none.
 func decodePowerShell(cmd string) string {
-	m := encodedArgRe.FindStringSubmatch(cmd)
-	if m == nil {
+	_, arg := encodedCommandArg(cmd)
+	if arg == "" {
 		return ""
 	}
-	raw, err := base64.StdEncoding.DecodeString(m[1])
+	raw, err := base64.StdEncoding.DecodeString(arg)
 	if err != nil || len(raw)%2 != 0 {
 		return ""
 	}
