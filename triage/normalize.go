@@ -67,9 +67,7 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	// A phishing proxy relays the password and the second factor with an
 	// HTTP library, then a later event of the chain (a token refresh, a
 	// device registration) carries another client's name.
-	for _, ua := range d.strs("rawuseragent", "useragentstring", "useragent") {
-		f.ScriptedClient = f.ScriptedClient || scriptedUserAgent(ua)
-	}
+	f.ScriptedClient = f.ScriptedClient || scriptedClient(d)
 	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(normKey(d.text), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
 	return f
 }

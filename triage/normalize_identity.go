@@ -160,9 +160,7 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	f.Admin = privileged(cur) != ""
 	f.ServiceAccount = serviceAccount(f.User)
 	f.BulkDownload = bulkDownloadRe.MatchString(cur.text)
-	for _, ua := range cur.strs("rawuseragent", "useragentstring", "useragent") {
-		f.ScriptedClient = f.ScriptedClient || scriptedUserAgent(ua)
-	}
+	f.ScriptedClient = scriptedClient(cur)
 	if ip, err := netip.ParseAddr(f.SourceIP); err == nil {
 		f.InternalSource = ip.IsPrivate() || ip.IsLoopback()
 	}
@@ -340,6 +338,16 @@ func mailboxRuleChange(cur *doc) bool {
 // tools: no person signs in through them, but phishing proxies and
 // credential-stuffing scripts do.
 var scriptedAgents = []string{"axios/", "python-requests/", "python-urllib/", "go-http-client/", "curl/", "wget/", "node-fetch/", "undici", "aiohttp/", "java/", "libwww-perl/", "httpclient", "postmanruntime/", "powershell/"}
+
+// scriptedClient reports a scripted user agent anywhere in d.
+func scriptedClient(d *doc) bool {
+	for _, ua := range d.strs("rawuseragent", "useragentstring", "useragent") {
+		if scriptedUserAgent(ua) {
+			return true
+		}
+	}
+	return false
+}
 
 func scriptedUserAgent(ua string) bool {
 	u := strings.ToLower(strings.TrimSpace(ua))
