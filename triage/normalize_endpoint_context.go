@@ -104,12 +104,7 @@ func readEndpointContext(d *doc, f *EndpointFields) {
 	c.ServiceAccount = serviceAccount(f.User) || serviceAccount(d.str("initiatingusername", "accountname", "processuser"))
 	c.RemoteManagement = f.Parent == "wsmprovhost.exe" || f.Parent == "sshd" || strings.Contains(strings.ToLower(d.str("originatorprocess")), "sshd")
 	text := strings.ToLower(rawCmd) + "\n" + c.DecodedCommand + "\n" + strings.ToLower(f.FilePath)
-	for _, m := range automationMarkers {
-		if strings.Contains(text, m[0]) {
-			c.AutomationTool = m[1]
-			break
-		}
-	}
+	c.AutomationTool = firstMarker(text, automationMarkers)
 	c.BuildOutput = buildOutputRe.MatchString(f.FilePath)
 	c.GroupPolicyScript = gpoScriptRe.MatchString(rawCmd+" "+f.FilePath) && (f.Parent == "userinit.exe" || f.Parent == "gpscript.exe" || f.Parent == "" || lolbins[f.Parent])
 }
