@@ -28,11 +28,7 @@ var hostingProviders = []string{
 }
 
 func readIdentityFields(raw map[string]any) IdentityFields {
-	cur := newDoc(raw, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
-	var prev *doc
-	if pm := newDoc(raw).maps(previousLoginKeys...); len(pm) > 0 {
-		prev = newDoc(pm[0])
-	}
+	cur, prev := signInDocs(raw)
 	f := IdentityFields{
 		User:      cur.str("userprincipalname", "alternateid", "username", "user", "email", "upn", "accountname", "principal", "login", "actor"),
 		SourceIP:  cur.str("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip"),
