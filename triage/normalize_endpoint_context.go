@@ -92,12 +92,19 @@ var automationMarkers = [][2]string{
 
 var gpoScriptRe = regexp.MustCompile(`(?i)\\\\[^\\]+\\sysvol\\[^\\]+\\(policies\\\{[0-9a-f-]+\}\\(user|machine)\\scripts|scripts)\\`)
 
+// installedProgramPath reports whether the lowercased path p lies in an
+// installed-program folder: Program Files, the Configuration Manager
+// client's folder, /opt or /usr.
+func installedProgramPath(p string) bool {
+	return containsAnyTerm(p, `\program files\`, `\program files (x86)\`, `\windows\ccm\`) || strings.HasPrefix(p, "/opt/") || strings.HasPrefix(p, "/usr/")
+}
+
 func readEndpointContext(d *doc, f *EndpointFields) {
 	c := &f.Context
 	rawCmd := d.str("commandline", "cmdline", "processcommandline", "command", "initiatingprocesscommandline", "maliciousprocessarguments")
 	c.DecodedCommand = decodePowerShell(rawCmd)
 	parentPath := strings.ToLower(d.str("parentprocessfilepath", "parentpath", "parentimage", "parentcmdline", "parentcommandline", "parentexecutable"))
-	c.ParentInstalled = containsAnyTerm(parentPath, `\program files\`, `\program files (x86)\`, `\windows\ccm\`) || strings.HasPrefix(parentPath, "/opt/") || strings.HasPrefix(parentPath, "/usr/")
+	c.ParentInstalled = installedProgramPath(parentPath)
 	user := strings.ToLower(f.User)
 	sid := d.str("userid", "usersid", "sid")
 	c.SystemContext = sid == "S-1-5-18" || user == "system" || strings.HasSuffix(user, `\system`) || strings.HasSuffix(user, "$") || strings.Contains(user, "localsystem")

@@ -161,7 +161,7 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 		f.InternalSource = ip.IsPrivate() || ip.IsLoopback()
 	}
 	caller := strings.ToLower(cur.str("callerprocessname", "processname", "process", "callingprocess"))
-	f.InstalledCaller = strings.Contains(caller, `\program files`) || strings.HasPrefix(caller, "/opt/") || strings.HasPrefix(caller, "/usr/")
+	f.InstalledCaller = installedProgramPath(caller)
 	readWindowsLogon(&f, cur)
 	readIdentityEvents(&f, cur)
 	return f
