@@ -77,7 +77,8 @@ func signInView(raw map[string]any) map[string]any {
 	// A sign-in is several events (password, then factor, then SSO); the
 	// provider's risk behaviours may sit on an earlier one of the same
 	// user and address.
-	if !newDoc(view).has("behaviors") {
+	focusDoc := newDoc(view)
+	if !focusDoc.has("behaviors") {
 		for i := focus - 1; i >= 0; i-- {
 			e := events[i]
 			if b := e.doc.str("behaviors"); b != "" && sameUser(e.fields.User, fe.User) && e.fields.SourceIP == fe.SourceIP {
@@ -88,7 +89,7 @@ func signInView(raw map[string]any) map[string]any {
 	}
 	// Likewise the second factor: Okta records it on the session start,
 	// and the single sign-on that follows is what the chain focuses on.
-	if !newDoc(view).has("factorresult") {
+	if !focusDoc.has("factorresult") {
 		for i := focus - 1; i >= 0; i-- {
 			e := events[i]
 			if r := e.doc.str("factorresult"); r != "" && sameUser(e.fields.User, fe.User) && e.fields.SourceIP == fe.SourceIP {
