@@ -38,7 +38,7 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 		ind = ExtractIndicators(inc.RawData)
 	}
 	var a Analysis
-	fields := normalize(inc, ind)
+	fields, signIn := normalizeSignIn(inc, ind)
 	kind := analysisKind(inc.IncidentType, fields)
 	switch kind {
 	case kindPhishing:
@@ -46,7 +46,10 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 	case kindMalware:
 		a = analyzeMalware(inc, ind, newDoc(inc.RawData))
 	case kindLogin:
-		a = analyzeLogin(signInView(inc.RawData), fields.Identity)
+		if signIn == nil {
+			signIn = signInView(inc.RawData)
+		}
+		a = analyzeLogin(signIn, fields.Identity)
 	default:
 		a = analyzeGeneric(inc, ind)
 	}

@@ -307,12 +307,7 @@ func bulkPlatform(senderDomain, meta string) string {
 	if name, ok := bulkMailDomains[registrableDomain(senderDomain)]; ok && senderDomain != "" {
 		return name
 	}
-	for _, mk := range bulkMailMarkers {
-		if strings.Contains(meta, mk[0]) {
-			return mk[1]
-		}
-	}
-	return ""
+	return firstMarker(meta, bulkMailMarkers)
 }
 
 // linkHost parses a link and unwraps Microsoft Safe Links so that the real

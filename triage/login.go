@@ -30,16 +30,23 @@ var (
 	mfaResultKeys = []string{"mfaresult", "mfastatus", "mfa", "mfaoutcome", "mfadetail", "factorresult", "authenticationresult"}
 )
 
+// signInDocs indexes a sign-in for reading: cur is the sign-in itself, with
+// baseline lists (previous sign-in, usual locations) indexed but not
+// descended into, so a country in the user's history is never mistaken
+// for the current one; prev is the previous sign-in the payload states, or
+// nil.
+func signInDocs(raw map[string]any) (cur, prev *doc) {
+	cur = newDoc(raw, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
+	if pm := cur.maps(previousLoginKeys...); len(pm) > 0 {
+		prev = newDoc(pm[0])
+	}
+	return cur, prev
+}
+
 // analyzeLogin scores a sign-in; f carries the normalized fields, whose
 // outcome and failure counts are read once for every provider.
 func analyzeLogin(raw map[string]any, f IdentityFields) Analysis {
-	// Baseline lists are indexed but not descended into, so a country in
-	// the user's history is never mistaken for the current one.
-	cur := newDoc(raw, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
-	var prev *doc
-	if pm := newDoc(raw).maps(previousLoginKeys...); len(pm) > 0 {
-		prev = newDoc(pm[0])
-	}
+	cur, prev := signInDocs(raw)
 	ev := &evidence{label: "Suspicious login"}
 	riskText := lowerJoin(cur.strs(riskListKeys...))
 	riskCompact := normKey(riskText)

@@ -10,46 +10,64 @@ import (
 // or "generic", then from the incident type; every family's fields are
 // filled best-effort, so a rule can use whatever the payload told.
 func normalize(inc Incident, ind Indicators) Fields {
+	f, _ := normalizeSignIn(inc, ind)
+	return f
+}
+
+// normalizeSignIn is normalize that also returns the sign-in view the
+// identity fields were read from (nil when the alert was not read as a
+// sign-in), so the login analysis does not fold an event chain again.
+func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	d := newDoc(inc.RawData)
 	f := Fields{}
 	f.Shape, f.Format = detectShape(inc.RawData, d)
 	_, f.Severity = incidentSeverity(inc, d)
 	f.Alert = readAlert(d)
-	switch f.Shape {
+	var signIn map[string]any
+	switch fieldFamily(f.Shape, inc.IncidentType) {
 	case "email":
 		f.Email = readEmailFields(d, ind)
 	case "endpoint":
 		f.Endpoint = readEndpointFields(d, ind)
 	case "identity":
-		f.Identity = readIdentity(inc.RawData, d)
+		signIn = signInView(inc.RawData)
+		f.Identity = readIdentity(signIn, d)
 	case "dlp":
 		f.Data = readDataFields(d)
-	default:
-		switch incidentKind(inc.IncidentType) {
-		case kindPhishing:
-			f.Email = readEmailFields(d, ind)
-		case kindMalware:
-			f.Endpoint = readEndpointFields(d, ind)
-		case kindLogin:
-			f.Identity = readIdentity(inc.RawData, d)
-		}
 	}
-	return f
+	return f, signIn
 }
 
-// readIdentity reads the sign-in the alert is about, then what only the
-// whole payload tells: workload sign-ins across its events, a scripted
-// client in any of them, a leaked password warning anywhere in it.
-func readIdentity(raw map[string]any, d *doc) IdentityFields {
-	f := readIdentityFields(signInView(raw))
+// fieldFamily is the family whose fields are read: the detected shape, or
+// the one the incident type names when no shape was detected.
+func fieldFamily(shape, incidentType string) string {
+	switch shape {
+	case "email", "endpoint", "identity", "dlp":
+		return shape
+	}
+	switch incidentKind(incidentType) {
+	case kindPhishing:
+		return "email"
+	case kindMalware:
+		return "endpoint"
+	case kindLogin:
+		return "identity"
+	}
+	return ""
+}
+
+// readIdentity reads the sign-in the alert is about from signIn, the
+// payload's sign-in view (see signInView), then what only the whole
+// payload d tells: workload sign-ins across its events, a scripted client
+// in any of them, a leaked password warning anywhere in it.
+func readIdentity(signIn map[string]any, d *doc) IdentityFields {
+	f := readIdentityFields(signIn)
 	f.Workload, f.WorkloadCountries = workloadSignIn(d)
 	f.WorkloadSecret = f.Workload && workloadSecret(d)
 	// A phishing proxy relays the password and the second factor with an
 	// HTTP library, then a later event of the chain (a token refresh, a
 	// device registration) carries another client's name.
-	for _, ua := range d.strs("rawuseragent", "useragentstring", "useragent") {
-		f.ScriptedClient = f.ScriptedClient || scriptedUserAgent(ua)
-	}
+	f.ScriptedClient = f.ScriptedClient || scriptedClient(d)
 	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(normKey(d.text), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
 	return f
 }

@@ -133,7 +133,7 @@ func TestRelayedSignInKeepsTheScriptedClientAndTheFactor(t *testing.T) {
 		event("2025-10-21T08:14:02Z", "node-fetch/1.0", "user.session.start", map[string]any{"factor": "OKTA_VERIFY_PUSH", "factorResult": "SUCCESS"}),
 		event("2025-10-21T08:14:09Z", "Mozilla/5.0 Chrome/129.0", "user.authentication.sso", map[string]any{}),
 	}}
-	f := readIdentity(raw, newDoc(raw))
+	f := readIdentity(signInView(raw), newDoc(raw))
 	if !f.ScriptedClient || f.MFA != "passed" {
 		t.Errorf("scripted client %v, MFA %q; want true, passed", f.ScriptedClient, f.MFA)
 	}

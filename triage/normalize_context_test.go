@@ -74,9 +74,12 @@ func TestDecodePowerShellReadsEncodedCommands(t *testing.T) {
 	for _, u := range units {
 		raw = append(raw, byte(u), byte(u>>8))
 	}
-	cmd := "PowerShell -NoProfile -EncodedCommand " + base64.StdEncoding.EncodeToString(raw)
-	if got := decodePowerShell(cmd); got != "$exec_wrapper = [scriptblock]::create($x)" {
-		t.Errorf("decodePowerShell = %q", got)
+	// PowerShell accepts any abbreviation of -EncodedCommand, and -ec.
+	for _, flag := range []string{"-EncodedCommand", "-enc", "-e", "-EC"} {
+		cmd := "PowerShell -NoProfile -ExecutionPolicy Bypass " + flag + " " + base64.StdEncoding.EncodeToString(raw)
+		if got := decodePowerShell(cmd); got != "$exec_wrapper = [scriptblock]::create($x)" {
+			t.Errorf("decodePowerShell(%s ...) = %q", flag, got)
+		}
 	}
 	if got := decodePowerShell("powershell -File run.ps1"); got != "" {
 		t.Errorf("decodePowerShell without an encoded command = %q, want empty", got)

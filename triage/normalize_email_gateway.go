@@ -94,13 +94,8 @@ func sameBrandDomain(host, sender string) bool {
 	if h == s {
 		return true
 	}
-	label := func(reg string) string {
-		if i := strings.IndexByte(reg, '.'); i > 0 {
-			return reg[:i]
-		}
-		return reg
-	}
-	return len(label(h)) >= 4 && label(h) == label(s)
+	name := secondLevel(host)
+	return len(name) >= 4 && name == secondLevel(sender)
 }
 
 var registeredDaysAgoRe = regexp.MustCompile(`registered (\d{1,4}) days? ago|(\d{1,4})[- ]days?[- ]old domain`)

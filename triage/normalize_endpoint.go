@@ -153,5 +153,8 @@ func commandImage(cl string) string {
 		}
 		return rest
 	}
-	return strings.Fields(cl + " ")[0]
+	if fields := strings.Fields(cl); len(fields) > 0 {
+		return fields[0]
+	}
+	return ""
 }

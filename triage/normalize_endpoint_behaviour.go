@@ -83,10 +83,5 @@ func readEndpointBehaviour(d *doc, f *EndpointFields) {
 	// Process trees, storylines and ancestry lists name the tool in
 	// whichever field the vendor chose, so the whole payload is read.
 	tree := d.text + "\n" + commands
-	for _, t := range remoteAccessTools {
-		if strings.Contains(tree, t[0]) {
-			b.RemoteAccess = t[1]
-			break
-		}
-	}
+	b.RemoteAccess = firstMarker(tree, remoteAccessTools)
 }

@@ -43,16 +43,31 @@ type EndpointContext struct {
 
 var buildOutputRe = regexp.MustCompile(`(?i)[\\/](source[\\/]repos|bin[\\/](debug|release)|target[\\/](debug|release)|node_modules[\\/]\.bin)[\\/]`)
 
-var encodedArgRe = regexp.MustCompile(`(?i)\s-e(?:c|n|nc|nco|ncod|ncode|ncoded|ncodedc|ncodedco|ncodedcom|ncodedcomm|ncodedcomma|ncodedcomman|ncodedcommand)?\s+([A-Za-z0-9+/=]{16,})`)
+// encFlagRe finds a command-line flag starting with e and a base64
+// argument after it; encodedCommandArg keeps the flags PowerShell reads as
+// -EncodedCommand.
+var encFlagRe = regexp.MustCompile(`(?i)(?:^|\s)[-/](e[a-z]*)\s+([a-z0-9+/=]{16,})`)
+
+// encodedCommandArg returns the flag, as written, and the base64 argument
+// of PowerShell's -EncodedCommand in any abbreviation PowerShell accepts
+// (-e, -ec, -en, -enc, ...), or "" when cmd has none.
+func encodedCommandArg(cmd string) (flag, arg string) {
+	for _, m := range encFlagRe.FindAllStringSubmatch(cmd, 20) {
+		if f := strings.ToLower(m[1]); f == "ec" || strings.HasPrefix("encodedcommand", f) {
+			return m[1], m[2]
+		}
+	}
+	return "", ""
+}
 
 // decodePowerShell decodes the base64, UTF-16LE argument of PowerShell's
 // -EncodedCommand, returning "" when there is none.
 func decodePowerShell(cmd string) string {
-	m := encodedArgRe.FindStringSubmatch(cmd)
-	if m == nil {
+	_, arg := encodedCommandArg(cmd)
+	if arg == "" {
 		return ""
 	}
-	raw, err := base64.StdEncoding.DecodeString(m[1])
+	raw, err := base64.StdEncoding.DecodeString(arg)
 	if err != nil || len(raw)%2 != 0 {
 		return ""
 	}
@@ -77,24 +92,26 @@ var automationMarkers = [][2]string{
 
 var gpoScriptRe = regexp.MustCompile(`(?i)\\\\[^\\]+\\sysvol\\[^\\]+\\(policies\\\{[0-9a-f-]+\}\\(user|machine)\\scripts|scripts)\\`)
 
+// installedProgramPath reports whether the lowercased path p lies in an
+// installed-program folder: Program Files, the Configuration Manager
+// client's folder, /opt or /usr.
+func installedProgramPath(p string) bool {
+	return containsAnyTerm(p, `\program files\`, `\program files (x86)\`, `\windows\ccm\`) || strings.HasPrefix(p, "/opt/") || strings.HasPrefix(p, "/usr/")
+}
+
 func readEndpointContext(d *doc, f *EndpointFields) {
 	c := &f.Context
 	rawCmd := d.str("commandline", "cmdline", "processcommandline", "command", "initiatingprocesscommandline", "maliciousprocessarguments")
 	c.DecodedCommand = decodePowerShell(rawCmd)
 	parentPath := strings.ToLower(d.str("parentprocessfilepath", "parentpath", "parentimage", "parentcmdline", "parentcommandline", "parentexecutable"))
-	c.ParentInstalled = containsAnyTerm(parentPath, `\program files\`, `\program files (x86)\`, `\windows\ccm\`) || strings.HasPrefix(parentPath, "/opt/") || strings.HasPrefix(parentPath, "/usr/")
+	c.ParentInstalled = installedProgramPath(parentPath)
 	user := strings.ToLower(f.User)
 	sid := d.str("userid", "usersid", "sid")
 	c.SystemContext = sid == "S-1-5-18" || user == "system" || strings.HasSuffix(user, `\system`) || strings.HasSuffix(user, "$") || strings.Contains(user, "localsystem")
 	c.ServiceAccount = serviceAccount(f.User) || serviceAccount(d.str("initiatingusername", "accountname", "processuser"))
 	c.RemoteManagement = f.Parent == "wsmprovhost.exe" || f.Parent == "sshd" || strings.Contains(strings.ToLower(d.str("originatorprocess")), "sshd")
 	text := strings.ToLower(rawCmd) + "\n" + c.DecodedCommand + "\n" + strings.ToLower(f.FilePath)
-	for _, m := range automationMarkers {
-		if strings.Contains(text, m[0]) {
-			c.AutomationTool = m[1]
-			break
-		}
-	}
+	c.AutomationTool = firstMarker(text, automationMarkers)
 	c.BuildOutput = buildOutputRe.MatchString(f.FilePath)
 	c.GroupPolicyScript = gpoScriptRe.MatchString(rawCmd+" "+f.FilePath) && (f.Parent == "userinit.exe" || f.Parent == "gpscript.exe" || f.Parent == "" || lolbins[f.Parent])
 }

@@ -28,11 +28,7 @@ var hostingProviders = []string{
 }
 
 func readIdentityFields(raw map[string]any) IdentityFields {
-	cur := newDoc(raw, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
-	var prev *doc
-	if pm := newDoc(raw).maps(previousLoginKeys...); len(pm) > 0 {
-		prev = newDoc(pm[0])
-	}
+	cur, prev := signInDocs(raw)
 	f := IdentityFields{
 		User:      cur.str("userprincipalname", "alternateid", "username", "user", "email", "upn", "accountname", "principal", "login", "actor"),
 		SourceIP:  cur.str("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip"),
@@ -160,14 +156,12 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	f.Admin = privileged(cur) != ""
 	f.ServiceAccount = serviceAccount(f.User)
 	f.BulkDownload = bulkDownloadRe.MatchString(cur.text)
-	for _, ua := range cur.strs("rawuseragent", "useragentstring", "useragent") {
-		f.ScriptedClient = f.ScriptedClient || scriptedUserAgent(ua)
-	}
+	f.ScriptedClient = scriptedClient(cur)
 	if ip, err := netip.ParseAddr(f.SourceIP); err == nil {
 		f.InternalSource = ip.IsPrivate() || ip.IsLoopback()
 	}
 	caller := strings.ToLower(cur.str("callerprocessname", "processname", "process", "callingprocess"))
-	f.InstalledCaller = strings.Contains(caller, `\program files`) || strings.HasPrefix(caller, "/opt/") || strings.HasPrefix(caller, "/usr/")
+	f.InstalledCaller = installedProgramPath(caller)
 	readWindowsLogon(&f, cur)
 	readIdentityEvents(&f, cur)
 	return f
@@ -340,6 +334,16 @@ func mailboxRuleChange(cur *doc) bool {
 // tools: no person signs in through them, but phishing proxies and
 // credential-stuffing scripts do.
 var scriptedAgents = []string{"axios/", "python-requests/", "python-urllib/", "go-http-client/", "curl/", "wget/", "node-fetch/", "undici", "aiohttp/", "java/", "libwww-perl/", "httpclient", "postmanruntime/", "powershell/"}
+
+// scriptedClient reports a scripted user agent anywhere in d.
+func scriptedClient(d *doc) bool {
+	for _, ua := range d.strs("rawuseragent", "useragentstring", "useragent") {
+		if scriptedUserAgent(ua) {
+			return true
+		}
+	}
+	return false
+}
 
 func scriptedUserAgent(ua string) bool {
 	u := strings.ToLower(strings.TrimSpace(ua))

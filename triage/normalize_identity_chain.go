@@ -19,8 +19,8 @@ const maxChainEvents = 500
 // chainEvent is one sign-in event of a chain, read on its own.
 type chainEvent struct {
 	raw    map[string]any
+	doc    *doc // raw, indexed once for the chain's own look-ups
 	fields IdentityFields
-	order  int
 }
 
 // signInView returns the payload the identity readers should judge: raw
@@ -35,8 +35,8 @@ func signInView(raw map[string]any) map[string]any {
 		return raw
 	}
 	events := make([]chainEvent, 0, len(list))
-	for i, m := range list {
-		events = append(events, chainEvent{raw: m, fields: readIdentityFields(m), order: i})
+	for _, m := range list {
+		events = append(events, chainEvent{raw: m, doc: newDoc(m), fields: readIdentityFields(m)})
 	}
 	sortChronologically(events)
 	focus := len(events) - 1
@@ -77,10 +77,11 @@ func signInView(raw map[string]any) map[string]any {
 	// A sign-in is several events (password, then factor, then SSO); the
 	// provider's risk behaviours may sit on an earlier one of the same
 	// user and address.
-	if !newDoc(view).has("behaviors") {
+	focusDoc := newDoc(view)
+	if !focusDoc.has("behaviors") {
 		for i := focus - 1; i >= 0; i-- {
 			e := events[i]
-			if b := newDoc(e.raw).str("behaviors"); b != "" && sameUser(e.fields.User, fe.User) && e.fields.SourceIP == fe.SourceIP {
+			if b := e.doc.str("behaviors"); b != "" && sameUser(e.fields.User, fe.User) && e.fields.SourceIP == fe.SourceIP {
 				view["sessionBehaviors"] = map[string]any{"behaviors": b}
 				break
 			}
@@ -88,12 +89,11 @@ func signInView(raw map[string]any) map[string]any {
 	}
 	// Likewise the second factor: Okta records it on the session start,
 	// and the single sign-on that follows is what the chain focuses on.
-	if !newDoc(view).has("factorresult") {
+	if !focusDoc.has("factorresult") {
 		for i := focus - 1; i >= 0; i-- {
 			e := events[i]
-			ed := newDoc(e.raw)
-			if r := ed.str("factorresult"); r != "" && sameUser(e.fields.User, fe.User) && e.fields.SourceIP == fe.SourceIP {
-				view["sessionFactor"] = map[string]any{"factor": ed.str("factor"), "factorResult": r}
+			if r := e.doc.str("factorresult"); r != "" && sameUser(e.fields.User, fe.User) && e.fields.SourceIP == fe.SourceIP {
+				view["sessionFactor"] = map[string]any{"factor": e.doc.str("factor"), "factorResult": r}
 				break
 			}
 		}
@@ -167,8 +167,7 @@ func secondFactorRefused(ev chainEvent) bool {
 	if ev.fields.MFA == "denied" || ev.fields.MFA == "fraud" {
 		return true
 	}
-	d := newDoc(ev.raw)
-	why := normKey(lowerJoin(d.strs("reason", "result", "factor", "failurereason", "authenticationstepresultdetail", "factorresult")))
+	why := normKey(lowerJoin(ev.doc.strs("reason", "result", "factor", "failurereason", "authenticationstepresultdetail", "factorresult")))
 	return containsAnyTerm(why, "declined", "rejected", "denied", "noresponse", "push", "strongauthentication", "mfa", "factor")
 }
 
@@ -219,7 +218,7 @@ func sameUser(a, b string) bool {
 func sortChronologically(events []chainEvent) {
 	times := make([]int64, len(events))
 	for i, e := range events {
-		t, ok := eventTime(newDoc(e.raw))
+		t, ok := eventTime(e.doc)
 		if !ok {
 			return
 		}

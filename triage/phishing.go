@@ -333,6 +333,17 @@ func quoteList(items []string) string {
 	return strings.Join(q, ", ")
 }
 
+// firstMarker returns the name paired with the first marker found in text,
+// or "": markers pair a substring with what it names.
+func firstMarker(text string, markers [][2]string) string {
+	for _, m := range markers {
+		if strings.Contains(text, m[0]) {
+			return m[1]
+		}
+	}
+	return ""
+}
+
 func firstSubstring(text string, terms []string) string {
 	for _, t := range terms {
 		if strings.Contains(text, t) {
