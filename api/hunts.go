@@ -21,19 +21,11 @@ import (
 // CodeHuntNotExecutable refuses to run a draft hunt (409).
 const CodeHuntNotExecutable = "hunt_not_executable"
 
+// huntRequest is a hunt as the API takes it: its name and the definition
+// content packages take too.
 type huntRequest struct {
-	Name            *string            `json:"name"`
-	Hypothesis      string             `json:"hypothesis"`
-	HuntType        string             `json:"hunt_type"`
-	Status          string             `json:"status"`
-	Queries         []store.HuntQuery  `json:"queries"`
-	Schedule        store.HuntSchedule `json:"schedule"`
-	Trigger         store.HuntTrigger  `json:"trigger"`
-	MitreTechniques []string           `json:"mitre_techniques"`
-	DataSources     []string           `json:"data_sources"`
-	Tags            []string           `json:"tags"`
-	Enabled         *bool              `json:"enabled"`
-	FailHuntOnError bool               `json:"fail_hunt_on_error"`
+	Name *string `json:"name"`
+	hunt.Definition
 }
 
 type huntView struct {
@@ -74,39 +66,19 @@ func (s *server) huntFromRequest(ctx context.Context, req huntRequest, h *store.
 	bad := map[string]string{}
 	h.Name = requiredText(bad, "name", req.Name, 200)
 	h.Hypothesis, h.FailHuntOnError = req.Hypothesis, req.FailHuntOnError
-	if req.HuntType == "" {
-		req.HuntType = "on_demand"
+	req.FillDefaults()
+	for _, p := range req.Problems() {
+		bad[p.Field] = p.Message
 	}
-	if req.Status == "" {
-		req.Status = "draft"
-	}
-	if err := hunt.CheckEnum(req.HuntType, hunt.HuntTypes); err != nil {
-		bad["hunt_type"] = err.Error()
-	}
-	if err := hunt.CheckEnum(req.Status, hunt.HuntStatuses); err != nil {
-		bad["status"] = err.Error()
-	}
-	if req.HuntType == "scheduled" || req.Schedule.CronExpression != "" {
-		if err := hunt.ValidateCron(req.Schedule.CronExpression); err != nil {
-			bad["schedule.cron_expression"] = err.Error()
-		}
-	}
-	if err := hunt.ValidateTimezone(req.Schedule.Timezone); err != nil {
-		bad["schedule.timezone"] = err.Error()
-	}
-	if req.Schedule.MaxRuntimeSecs < 0 {
-		bad["schedule.max_runtime_secs"] = "must not be negative"
-	}
-	for i, name := range req.DataSources {
+	for _, name := range req.DataSources {
 		if _, err := s.store.GetDataSource(ctx, name); err != nil {
 			bad["data_sources"] = "data source " + name + " does not exist"
-			_ = i
 		}
 	}
 	h.HuntType, h.Status = req.HuntType, req.Status
 	h.Queries, h.Schedule, h.TriggerSpec = store.NewJSON(req.Queries), store.NewJSON(req.Schedule), store.NewJSON(req.Trigger)
 	h.MitreTechniques, h.DataSources, h.Tags = store.NewJSON(req.MitreTechniques), store.NewJSON(req.DataSources), store.NewJSON(req.Tags)
-	h.Enabled = req.Enabled == nil || *req.Enabled
+	h.Enabled = *req.Enabled
 	if len(bad) == 0 {
 		_, err := hunt.PlanWith(h, hunt.StoredKinds(ctx, s.store), content.QueryLookup(ctx, s.store))
 		var fe *hunt.FieldError
@@ -256,11 +228,9 @@ func (s *server) executeHunt(c *gin.Context) (reply, error) {
 	runID := uuid.NewString()
 	setAuditTarget(c, h.ID)
 	wid := huntflow.WorkflowID(h.ID, runID)
+	// Started eagerly (Start's options): in vigil serve the run's first
+	// workflow task comes back with the start.
 	opts := workflows.Start{ID: wid, Summary: "hunt " + h.Name}.Options()
-	// When this process also runs the worker (vigil serve), the run's
-	// first workflow task comes back with the start instead of through a
-	// poll; otherwise the start is an ordinary one.
-	opts.EnableEagerStart = true
 	run, err := s.temporal.ExecuteWorkflow(c, opts, huntflow.Run, huntflow.Input{HuntID: h.ID, RunID: runID, Trigger: "manual"})
 	if err != nil {
 		return reply{}, err
