@@ -231,3 +231,34 @@ func TestGroupedResolutionUpdatesItsIncident(t *testing.T) {
 		t.Fatalf("%d resolution entries on the timeline: %s", n, timeline.Raw)
 	}
 }
+
+// A delivery of resolutions alone answers with the SPEC's incident_id and
+// incident_number: its alert's incident, or null when it never made one.
+func TestResolutionOnlyDeliveryAnswer(t *testing.T) {
+	name := "res-" + randomSuffix()
+	token := registerTokenSource(t, map[string]any{"source": name, "format": "custom", "auth_mode": "bearer",
+		"mapping": map[string]any{"title": "payload.host", "alert_id": "payload.id", "resolved": `payload.state == "ok"`}})
+	auth := map[string]string{"Authorization": "Bearer " + token}
+	id := "c-" + randomSuffix()
+	delivery := func(state string) string {
+		return `{"host":"web-3","id":"` + id + `","state":"` + state + `"}`
+	}
+	outcome := func(r response) string { return r.Body["alerts"].([]any)[0].(map[string]any)["outcome"].(string) }
+
+	r := post(t, "/api/webhooks/"+name, delivery("ok"), auth)
+	expectStatus(t, r, http.StatusOK)
+	if v, present := r.Body["incident_id"]; !present || v != nil || outcome(r) != "unmatched" {
+		t.Fatalf("resolution of an alert without an incident: %s", r.Raw)
+	}
+	if v, present := r.Body["incident_number"]; !present || v != nil {
+		t.Fatalf("resolution of an alert without an incident: %s", r.Raw)
+	}
+
+	firing := post(t, "/api/webhooks/"+name, delivery("alerting"), auth)
+	expectStatus(t, firing, http.StatusCreated)
+	r = post(t, "/api/webhooks/"+name, delivery("ok"), auth)
+	expectStatus(t, r, http.StatusOK)
+	if r.Body["incident_id"] != firing.Body["incident_id"] || r.Body["incident_number"] != firing.Body["incident_number"] || outcome(r) != "resolved" {
+		t.Fatalf("resolution of %v: %s", firing.Body["incident_id"], r.Raw)
+	}
+}
