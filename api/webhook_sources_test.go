@@ -3,9 +3,13 @@ package api_test
 import (
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/vigil-soc/vigil/api"
+	"github.com/vigil-soc/vigil/intake"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -261,4 +265,25 @@ func TestResolutionOnlyDeliveryAnswer(t *testing.T) {
 	if r.Body["incident_id"] != firing.Body["incident_id"] || r.Body["incident_number"] != firing.Body["incident_number"] || outcome(r) != "resolved" {
 		t.Fatalf("resolution of %v: %s", firing.Body["incident_id"], r.Raw)
 	}
+}
+
+// A signed source takes its deliveries on its plain path only: the token
+// routes refuse a delivery to it however well it is signed, before the
+// body is read, so the same delivery is still accepted where it belongs.
+func TestSignedSourceRefusesTokenRoute(t *testing.T) {
+	name := "sig-" + randomSuffix()
+	secret := registerSource(t, name, nil)
+	body := strings.Replace(edrAlert, "%s", randomSuffix(), 1)
+	ts := time.Now().Unix()
+	headers := map[string]string{
+		"X-Webhook-Signature": intake.Sign(secret, ts, []byte(body)),
+		"X-Webhook-Timestamp": strconv.FormatInt(ts, 10),
+	}
+	for _, prefix := range []string{"/api/webhooks/", "/api/v1/webhooks/"} {
+		r := post(t, prefix+name+"/tok-"+randomSuffix()+randomSuffix(), body, headers)
+		if r.Status != http.StatusUnauthorized || r.errCode() != api.CodeInvalidToken {
+			t.Fatalf("%s: a signed source's delivery on the token route: %d %s", prefix, r.Status, r.Raw)
+		}
+	}
+	expectStatus(t, post(t, "/api/webhooks/"+name, body, headers), http.StatusCreated)
 }
