@@ -101,15 +101,17 @@ func (s *server) commitFiring(firing []store.AlertIncident, at []int, replay *st
 
 // admitted words the answer: 201 when the delivery created an incident,
 // 200 otherwise. The first alert with an incident stands for the delivery
-// in incident_id and incident_number.
+// in incident_id and incident_number, which are null when none has one
+// (a delivery of unmatched resolutions), so the answer always has the
+// SPEC's shape.
 func admitted(out []admittedAlert, single bool) reply {
 	status := http.StatusOK
-	body := gin.H{"status": "accepted"}
+	body := gin.H{"status": "accepted", "incident_id": nil, "incident_number": nil}
 	for _, o := range out {
 		if o.Outcome == alertCreated {
 			status = http.StatusCreated
 		}
-		if _, set := body["incident_id"]; !set && o.IncidentID != "" {
+		if body["incident_id"] == nil && o.IncidentID != "" {
 			body["incident_id"], body["incident_number"] = o.IncidentID, o.IncidentNumber
 			body["deduplicated"], body["occurrences"] = o.Outcome == alertDeduplicated, o.Occurrences
 		}

@@ -23,6 +23,13 @@ func TestWebhookRotationAndRemovalApplyAtOnce(t *testing.T) {
 	expectStatus(t, deliver(t, name, old, alert(), time.Now()), http.StatusUnauthorized)
 	expectStatus(t, deliver(t, name, fresh, alert(), time.Now()), http.StatusCreated)
 
+	// So does a rotation of the secret alone.
+	rot := call(t, http.MethodPost, "/api/webhooks/"+name+"/rotate-secret", keyFor(t, store.RoleManager), nil)
+	expectStatus(t, rot, http.StatusOK)
+	expectStatus(t, deliver(t, name, fresh, alert(), time.Now()), http.StatusUnauthorized)
+	fresh = rot.data()["secret"].(string)
+	expectStatus(t, deliver(t, name, fresh, alert(), time.Now()), http.StatusCreated)
+
 	expectStatus(t, call(t, http.MethodDelete, "/api/webhooks/"+name, keyFor(t, store.RoleManager), nil), http.StatusNoContent)
 	expectStatus(t, deliver(t, name, fresh, alert(), time.Now()), http.StatusNotFound)
 

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/vigil-soc/vigil/secrets"
+	"github.com/vigil-soc/vigil/store"
 )
 
 // generatedSecretBytes is the entropy of a secret the service picks.
@@ -23,18 +24,8 @@ type rotateSecretRequest struct {
 // generates one; either way the answer shows it once, as "secret".
 func (s *server) rotateWebhookSecret(c *gin.Context) (reply, error) {
 	var req rotateSecretRequest
-	if err := decodeJSON(c, &req, true); err != nil {
+	if err := s.checkRotation(c, &req, true); err != nil {
 		return reply{}, err
-	}
-	source := c.Param("source")
-	setAuditTarget(c, source)
-	src, err := s.store.GetWebhookSource(c, source)
-	if err != nil {
-		return reply{}, orNotFound(err, "webhook source")
-	}
-	if !src.Signed() {
-		return reply{}, validationError(map[string]string{"auth_mode": "this source authenticates with a token (" + src.AuthMode +
-			"); rotate it with POST /api/webhooks/" + source + "/rotate-token"})
 	}
 	secret := ""
 	if req.Secret != nil {
@@ -54,10 +45,7 @@ func (s *server) rotateWebhookSecret(c *gin.Context) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	if err := s.store.SetWebhookSecret(c, source, sealed); err != nil {
-		return reply{}, orNotFound(err, "webhook source")
-	}
-	saved, err := s.store.GetWebhookSource(c, source)
+	saved, err := s.rotated(c, func(source string) error { return s.store.SetWebhookSecret(c, source, sealed) })
 	if err != nil {
 		return reply{}, err
 	}
@@ -85,17 +73,8 @@ type rotateTokenRequest struct {
 // period, so the sender can be switched over without a refused delivery.
 func (s *server) rotateWebhookToken(c *gin.Context) (reply, error) {
 	var req rotateTokenRequest
-	if err := decodeJSON(c, &req, true); err != nil {
+	if err := s.checkRotation(c, &req, false); err != nil {
 		return reply{}, err
-	}
-	source := c.Param("source")
-	setAuditTarget(c, source)
-	src, err := s.store.GetWebhookSource(c, source)
-	if err != nil {
-		return reply{}, orNotFound(err, "webhook source")
-	}
-	if src.Signed() {
-		return reply{}, validationError(map[string]string{"auth_mode": "this source signs its deliveries; rotate its secret with POST /api/webhooks/" + source + "/rotate-secret"})
 	}
 	grace := defaultTokenGrace
 	if req.GraceSeconds != nil {
@@ -109,14 +88,46 @@ func (s *server) rotateWebhookToken(c *gin.Context) (reply, error) {
 	if grace > 0 {
 		until = time.Now().Add(grace)
 	}
-	if err := s.store.SetWebhookToken(c, source, hash, until); err != nil {
-		return reply{}, orNotFound(err, "webhook source")
-	}
-	s.forgetWebhookSources()
-	saved, err := s.store.GetWebhookSource(c, source)
+	saved, err := s.rotated(c, func(source string) error { return s.store.SetWebhookToken(c, source, hash, until) })
 	if err != nil {
 		return reply{}, err
 	}
 	setAuditDetails(c, map[string]any{"grace_seconds": int64(grace / time.Second)})
 	return ok(withToken{webhookView(saved), token}), nil
+}
+
+// checkRotation decodes a rotation request into req and checks that the
+// source named in the path exists and signs its deliveries for a secret's
+// rotation (signed), or takes a token for a token's.
+func (s *server) checkRotation(c *gin.Context, req any, signed bool) error {
+	if err := decodeJSON(c, req, true); err != nil {
+		return err
+	}
+	source := c.Param("source")
+	setAuditTarget(c, source)
+	src, err := s.store.GetWebhookSource(c, source)
+	if err != nil {
+		return orNotFound(err, "webhook source")
+	}
+	switch {
+	case signed && !src.Signed():
+		return validationError(map[string]string{"auth_mode": "this source authenticates with a token (" + src.AuthMode +
+			"); rotate it with POST /api/webhooks/" + source + "/rotate-token"})
+	case !signed && src.Signed():
+		return validationError(map[string]string{"auth_mode": "this source signs its deliveries; rotate its secret with POST /api/webhooks/" + source + "/rotate-secret"})
+	}
+	return nil
+}
+
+// rotated stores a rotation of the path's source with write, drops the
+// cached sources so that the next delivery is checked against it, and
+// reads the source back.
+func (s *server) rotated(c *gin.Context, write func(source string) error) (*store.WebhookSource, error) {
+	source := c.Param("source")
+	err := write(source)
+	s.forgetWebhookSources()
+	if err != nil {
+		return nil, orNotFound(err, "webhook source")
+	}
+	return s.store.GetWebhookSource(c, source)
 }

@@ -3,9 +3,13 @@ package api_test
 import (
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/vigil-soc/vigil/api"
+	"github.com/vigil-soc/vigil/intake"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -230,4 +234,56 @@ func TestGroupedResolutionUpdatesItsIncident(t *testing.T) {
 	if n := strings.Count(string(timeline.Raw), `"incident.alert_resolved"`); n != 1 {
 		t.Fatalf("%d resolution entries on the timeline: %s", n, timeline.Raw)
 	}
+}
+
+// A delivery of resolutions alone answers with the SPEC's incident_id and
+// incident_number: its alert's incident, or null when it never made one.
+func TestResolutionOnlyDeliveryAnswer(t *testing.T) {
+	name := "res-" + randomSuffix()
+	token := registerTokenSource(t, map[string]any{"source": name, "format": "custom", "auth_mode": "bearer",
+		"mapping": map[string]any{"title": "payload.host", "alert_id": "payload.id", "resolved": `payload.state == "ok"`}})
+	auth := map[string]string{"Authorization": "Bearer " + token}
+	id := "c-" + randomSuffix()
+	delivery := func(state string) string {
+		return `{"host":"web-3","id":"` + id + `","state":"` + state + `"}`
+	}
+	outcome := func(r response) string { return r.Body["alerts"].([]any)[0].(map[string]any)["outcome"].(string) }
+
+	r := post(t, "/api/webhooks/"+name, delivery("ok"), auth)
+	expectStatus(t, r, http.StatusOK)
+	if v, present := r.Body["incident_id"]; !present || v != nil || outcome(r) != "unmatched" {
+		t.Fatalf("resolution of an alert without an incident: %s", r.Raw)
+	}
+	if v, present := r.Body["incident_number"]; !present || v != nil {
+		t.Fatalf("resolution of an alert without an incident: %s", r.Raw)
+	}
+
+	firing := post(t, "/api/webhooks/"+name, delivery("alerting"), auth)
+	expectStatus(t, firing, http.StatusCreated)
+	r = post(t, "/api/webhooks/"+name, delivery("ok"), auth)
+	expectStatus(t, r, http.StatusOK)
+	if r.Body["incident_id"] != firing.Body["incident_id"] || r.Body["incident_number"] != firing.Body["incident_number"] || outcome(r) != "resolved" {
+		t.Fatalf("resolution of %v: %s", firing.Body["incident_id"], r.Raw)
+	}
+}
+
+// A signed source takes its deliveries on its plain path only: the token
+// routes refuse a delivery to it however well it is signed, before the
+// body is read, so the same delivery is still accepted where it belongs.
+func TestSignedSourceRefusesTokenRoute(t *testing.T) {
+	name := "sig-" + randomSuffix()
+	secret := registerSource(t, name, nil)
+	body := strings.Replace(edrAlert, "%s", randomSuffix(), 1)
+	ts := time.Now().Unix()
+	headers := map[string]string{
+		"X-Webhook-Signature": intake.Sign(secret, ts, []byte(body)),
+		"X-Webhook-Timestamp": strconv.FormatInt(ts, 10),
+	}
+	for _, prefix := range []string{"/api/webhooks/", "/api/v1/webhooks/"} {
+		r := post(t, prefix+name+"/tok-"+randomSuffix()+randomSuffix(), body, headers)
+		if r.Status != http.StatusUnauthorized || r.errCode() != api.CodeInvalidToken {
+			t.Fatalf("%s: a signed source's delivery on the token route: %d %s", prefix, r.Status, r.Raw)
+		}
+	}
+	expectStatus(t, post(t, "/api/webhooks/"+name, body, headers), http.StatusCreated)
 }

@@ -435,22 +435,29 @@ func (s *Store) UpdateIncident(ctx context.Context, id string, u IncidentUpdate)
 		if err := tx.Select("status").Take(&before, "id = ?", id).Error; err != nil {
 			return err
 		}
-		if err := tx.Model(&Incident{}).Where("id = ?", id).Updates(changes).Error; err != nil {
-			return err
-		}
-		if err := tx.Take(&inc, "id = ?", id).Error; err != nil {
-			return err
-		}
-		event := EventIncidentUpdated
-		if inc.Status == StatusResolved && before.Status != StatusResolved {
-			event = EventIncidentResolved
-		}
-		return recordEvent(tx, event, &inc, map[string]any{"previous_status": before.Status})
+		return changeIncident(tx, id, before.Status, changes, &inc)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("update incident: %w", translate(err))
 	}
 	return &inc, nil
+}
+
+// changeIncident writes changes to an incident in tx, reads it back into
+// inc and records the change: incident_resolved when it moved the
+// incident from previousStatus to resolved, incident_updated otherwise.
+func changeIncident(tx *gorm.DB, id, previousStatus string, changes map[string]any, inc *Incident) error {
+	if err := tx.Model(&Incident{}).Where("id = ?", id).Updates(changes).Error; err != nil {
+		return err
+	}
+	if err := tx.Take(inc, "id = ?", id).Error; err != nil {
+		return err
+	}
+	event := EventIncidentUpdated
+	if inc.Status == StatusResolved && previousStatus != StatusResolved {
+		event = EventIncidentResolved
+	}
+	return recordEvent(tx, event, inc, map[string]any{"previous_status": previousStatus})
 }
 
 // DeleteIncident removes an incident and its triage records.

@@ -75,8 +75,7 @@ const maxResolutionNotes = 100
 const AuditAlertResolved = "incident.alert_resolved"
 
 func (s *Store) applyResolution(tx *gorm.DB, inc *Incident, r AlertResolution) error {
-	now := Now()
-	before := inc.Status
+	now, before := Now(), inc.Status
 	changes := map[string]any{"updated_at": now}
 	if inc.Resolution == "" {
 		changes["resolution"] = r.Note
@@ -84,21 +83,10 @@ func (s *Store) applyResolution(tx *gorm.DB, inc *Incident, r AlertResolution) e
 	if r.SetResolved && inc.Status != StatusResolved {
 		changes["status"] = StatusResolved
 	}
-	if err := tx.Model(&Incident{}).Where("id = ?", inc.ID).Updates(changes).Error; err != nil {
+	if err := changeIncident(tx, inc.ID, before, changes, inc); err != nil {
 		return err
 	}
-	if err := tx.Take(inc, "id = ?", inc.ID).Error; err != nil {
-		return err
-	}
-	ev := &AuditEvent{ID: uuid.NewString(), OccurredAt: now, Actor: "webhook:" + r.ExternalSource, AuthMethod: "webhook",
+	return tx.Create(&AuditEvent{ID: uuid.NewString(), OccurredAt: now, Actor: "webhook:" + r.ExternalSource, AuthMethod: "webhook",
 		Action: AuditAlertResolved, TargetType: "incident", TargetID: inc.ID, Outcome: OutcomeSuccess, Status: 200,
-		Details: NewJSON(map[string]any{"note": r.Note, "external_id": r.ExternalID, "status": inc.Status, "previous_status": before})}
-	if err := tx.Create(ev).Error; err != nil {
-		return err
-	}
-	event := EventIncidentUpdated
-	if inc.Status == StatusResolved && before != StatusResolved {
-		event = EventIncidentResolved
-	}
-	return recordEvent(tx, event, inc, map[string]any{"previous_status": before})
+		Details: NewJSON(map[string]any{"note": r.Note, "external_id": r.ExternalID, "status": inc.Status, "previous_status": before})}).Error
 }
