@@ -11,9 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/clientcredentials"
-
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
 )
@@ -68,10 +65,7 @@ func New(cfg connectors.Config) (*Directory, error) {
 	if tenant == "" || id == "" || secret == "" {
 		return nil, errors.New("entra: tenant_id, client_id and client_secret are required")
 	}
-	tokens := clientcredentials.Config{ClientID: id, ClientSecret: secret,
-		TokenURL:  strings.TrimSuffix(cfg.Setting("login_url", DefaultLoginURL), "/") + "/" + url.PathEscape(tenant) + "/oauth2/v2.0/token",
-		Scopes:    []string{cfg.Setting("scope", DefaultScope)},
-		AuthStyle: oauth2.AuthStyleInParams}
+	tokens := vendorhttp.MicrosoftCredentials(cfg.Setting("login_url", DefaultLoginURL), tenant, id, secret, cfg.Setting("scope", DefaultScope))
 	base := strings.TrimSuffix(cfg.Setting("graph_url", DefaultGraphURL), "/") + "/v1.0"
 	return &Directory{graph: &vendorhttp.Client{Vendor: title, BaseURL: base, HTTP: cfg.HTTP,
 		Auth: vendorhttp.ClientCredentials(title, tokens, cfg.HTTP)}}, nil
