@@ -39,12 +39,12 @@ func TestDisableAndEnableAreIdempotent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Message != "user "+userUPN+" "+want || res.Output["status"] != statusDisabled || res.Output["user_id"] != userID {
+		if res.Message != "user "+userUPN+" "+want || res.Output["status"] != connectors.UserDisabled || res.Output["user_id"] != userID {
 			t.Fatalf("disable #%d: %+v", i+1, res)
 		}
 	}
 	for i := 0; i < 2; i++ {
-		if res, err := d.EnableUser(ctx, "act-2", userID, ""); err != nil || res.Output["status"] != statusEnabled {
+		if res, err := d.EnableUser(ctx, "act-2", userID, ""); err != nil || res.Output["status"] != connectors.UserEnabled {
 			t.Fatalf("enable #%d: %+v, %v", i+1, res, err)
 		}
 	}
