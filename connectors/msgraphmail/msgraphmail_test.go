@@ -72,6 +72,32 @@ func TestQuarantineMovesEveryCopyAndReleaseRestoresThem(t *testing.T) {
 	}
 }
 
+func TestQuarantineFolderIsLookedUpOncePerMailbox(t *testing.T) {
+	p := newPeer(t, alice, bob)
+	for range 3 {
+		p.deliver(alice, imid)
+	}
+	c := connect(t, p, goodClient, goodSecret)
+	ctx := context.Background()
+
+	lookups := func(op string, call func() error) {
+		t.Helper()
+		before := p.count("GET /mailFolders")
+		if err := call(); err != nil {
+			t.Fatalf("%s: %v", op, err)
+		}
+		if n := p.count("GET /mailFolders") - before; n != 1 {
+			t.Errorf("%s looked up the quarantine folder %d times for three copies in one mailbox, want 1", op, n)
+		}
+	}
+	lookups("quarantine", func() error { _, err := c.Quarantine(ctx, "act-1", imid, "phishing"); return err })
+	lookups("status", func() error { _, err := c.MessageStatus(ctx, imid); return err })
+	lookups("release", func() error { _, err := c.Release(ctx, "act-2", imid, "false positive"); return err })
+	if p.folderOf(alice, imid) != "Inbox" {
+		t.Fatal("release did not restore the copies to the inbox")
+	}
+}
+
 func TestUnknownMessageIsPermanent(t *testing.T) {
 	p := newPeer(t, alice, bob)
 	_, err := connect(t, p, goodClient, goodSecret).Quarantine(context.Background(), "k", "<nowhere@x>", "")
