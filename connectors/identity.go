@@ -2,6 +2,12 @@ package connectors
 
 import "context"
 
+// Account states an Identity reports in its results' status field.
+const (
+	UserEnabled  = "enabled"
+	UserDisabled = "disabled"
+)
+
 // Identity acts on accounts at an identity provider (Microsoft Entra ID,
 // Okta): the containment steps for a suspicious sign-in. user is the
 // provider's user id or the user's sign-in name (UPN, login); an

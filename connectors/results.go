@@ -23,6 +23,19 @@ func IsolationResult(msg, isolationID, hostID, hostname string, at time.Time, ve
 	}}
 }
 
+// UserResult is the Result of an Identity operation on one account: its
+// sign-in name, the provider's id for it, its state (UserEnabled or
+// UserDisabled) after the operation, and any extra fields the operation
+// reports.
+func UserResult(msg, user, userID, status string, extra map[string]any) Result {
+	out := map[string]any{"user": user, "user_id": userID, "status": status,
+		"changed_at": time.Now().UTC().Format(time.RFC3339)}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return Result{Success: true, Message: msg, Output: out}
+}
+
 // ReleaseResult is the Result of unisolate_host. A zero at (nothing was
 // requested, the host was not isolated) leaves out the time and the
 // vendor's state.

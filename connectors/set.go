@@ -85,26 +85,15 @@ func (s Set) Execute(ctx context.Context, actionType, key string, params map[str
 }
 
 // require fails permanently when the connector of the given kind is unset.
+// It reads the same member list as Health, plus the HTTP executor, which
+// has no health of its own.
 func (s Set) require(kind string) error {
-	var set bool
-	switch kind {
-	case actions.ConnectorEmailGateway:
-		set = s.Email != nil
-	case actions.ConnectorEDR:
-		set = s.EDR != nil
-	case actions.ConnectorTicketing:
-		set = s.Ticketing != nil
-	case actions.ConnectorNotifier:
-		set = s.Notifier != nil
-	case actions.ConnectorIdentity:
-		set = s.Identity != nil
-	case actions.ConnectorHTTP:
-		set = s.HTTP != nil
+	for _, m := range append(s.members(), member{actions.ConnectorHTTP, s.HTTP}) {
+		if m.kind == kind && m.impl != nil {
+			return nil
+		}
 	}
-	if !set {
-		return Permanentf("no %s connector is configured", kind)
-	}
-	return nil
+	return Permanentf("no %s connector is configured", kind)
 }
 
 // describe renders validation errors in a stable order.

@@ -134,6 +134,10 @@ func TestExecuteFailsPermanently(t *testing.T) {
 				"parameters.host_id is required; parameters.reason must be a string"},
 		{"no connector", connectors.Set{Email: r}, actions.IsolateHost, "k", map[string]any{"host_id": "h"},
 			"no edr connector is configured"},
+		{"no identity connector", connectors.Set{Email: r, EDR: r, HTTP: r}, actions.DisableUser, "k", map[string]any{"user": "ann"},
+			"no identity connector is configured"},
+		{"no HTTP executor", connectors.Set{Email: r, EDR: r, Ticketing: r, Notifier: r, Identity: r}, actions.HTTPRequest, "k", map[string]any{"url": "https://x.example/a"},
+			"no http connector is configured"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -66,24 +66,9 @@ func New(cfg connectors.Config) (*Falcon, error) {
 		TokenURL: base + "/oauth2/token", AuthStyle: oauth2.AuthStyleInParams}
 	return &Falcon{
 		api: &vendorhttp.Client{Vendor: title, BaseURL: base, HTTP: cfg.HTTP,
-			Auth: refusedTokenIsAuth(vendorhttp.ClientCredentials(title, tokens, cfg.HTTP))},
+			Auth: vendorhttp.ClientCredentials(title, tokens, cfg.HTTP)},
 		quickPaths: splitList(cfg.Setting("quick_scan_paths", DefaultQuickScanPaths)),
 	}, nil
-}
-
-// refusedTokenIsAuth reports Falcon's refusal of the client credentials
-// (HTTP 403 from /oauth2/token, unlike the usual 400 or 401) as the
-// authentication failure it is, not as a missing scope.
-func refusedTokenIsAuth(auth func(context.Context, *http.Request) error) func(context.Context, *http.Request) error {
-	return func(ctx context.Context, req *http.Request) error {
-		err := auth(ctx, req)
-		var ve *vendorhttp.Error
-		if errors.As(err, &ve) && ve.Status == http.StatusForbidden {
-			ve.Kind = vendorhttp.ErrAuth
-			ve.Detail = "the token request was refused: check the client ID, secret and cloud (base URL)"
-		}
-		return err
-	}
 }
 
 // Test lists one host id: it proves the credentials and the Hosts: Read scope.

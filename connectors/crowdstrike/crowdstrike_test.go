@@ -3,12 +3,12 @@ package crowdstrike
 import (
 	"context"
 	"errors"
-	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"strings"
 	"testing"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 )
 
 const (

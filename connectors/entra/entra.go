@@ -9,10 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
-
-	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
@@ -28,12 +24,6 @@ const (
 	DefaultGraphURL = "https://graph.microsoft.com"
 	DefaultLoginURL = "https://login.microsoftonline.com"
 	DefaultScope    = "https://graph.microsoft.com/.default"
-)
-
-// Account states reported in results, as the simulated provider does.
-const (
-	statusEnabled  = "enabled"
-	statusDisabled = "disabled"
 )
 
 func init() {
@@ -68,10 +58,7 @@ func New(cfg connectors.Config) (*Directory, error) {
 	if tenant == "" || id == "" || secret == "" {
 		return nil, errors.New("entra: tenant_id, client_id and client_secret are required")
 	}
-	tokens := clientcredentials.Config{ClientID: id, ClientSecret: secret,
-		TokenURL:  strings.TrimSuffix(cfg.Setting("login_url", DefaultLoginURL), "/") + "/" + url.PathEscape(tenant) + "/oauth2/v2.0/token",
-		Scopes:    []string{cfg.Setting("scope", DefaultScope)},
-		AuthStyle: oauth2.AuthStyleInParams}
+	tokens := vendorhttp.MicrosoftCredentials(cfg.Setting("login_url", DefaultLoginURL), tenant, id, secret, cfg.Setting("scope", DefaultScope))
 	base := strings.TrimSuffix(cfg.Setting("graph_url", DefaultGraphURL), "/") + "/v1.0"
 	return &Directory{graph: &vendorhttp.Client{Vendor: title, BaseURL: base, HTTP: cfg.HTTP,
 		Auth: vendorhttp.ClientCredentials(title, tokens, cfg.HTTP)}}, nil
@@ -93,9 +80,9 @@ type user struct {
 
 func (u user) status() string {
 	if u.AccountEnabled {
-		return statusEnabled
+		return connectors.UserEnabled
 	}
-	return statusDisabled
+	return connectors.UserDisabled
 }
 
 // userPath is the Graph path of a user named by id or user principal name.
@@ -143,7 +130,7 @@ func (d *Directory) setEnabled(ctx context.Context, name string, enabled bool) (
 		}
 		u.AccountEnabled, msg = enabled, "user "+u.UserPrincipalName+" "+verb
 	}
-	return d.result(u, msg, nil), nil
+	return u.result(msg, nil), nil
 }
 
 // RevokeSessions invalidates the user's refresh tokens and browser session
@@ -164,14 +151,10 @@ func (d *Directory) RevokeSessions(ctx context.Context, key, name, reason string
 	if !out.Value {
 		return connectors.Result{}, connectors.Permanentf("%s: Graph did not revoke the sessions of %s", title, u.UserPrincipalName)
 	}
-	return d.result(u, "sign-in sessions of "+u.UserPrincipalName+" revoked", nil), nil
+	return u.result("sign-in sessions of "+u.UserPrincipalName+" revoked", nil), nil
 }
 
-func (d *Directory) result(u user, msg string, extra map[string]any) connectors.Result {
-	out := map[string]any{"user": u.UserPrincipalName, "user_id": u.ID, "status": u.status(),
-		"changed_at": time.Now().UTC().Format(time.RFC3339)}
-	for k, v := range extra {
-		out[k] = v
-	}
-	return connectors.Result{Success: true, Message: msg, Output: out}
+// result reports an operation on u.
+func (u user) result(msg string, extra map[string]any) connectors.Result {
+	return connectors.UserResult(msg, u.UserPrincipalName, u.ID, u.status(), extra)
 }

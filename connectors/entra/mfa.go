@@ -76,7 +76,7 @@ func (d *Directory) ResetMFA(ctx context.Context, key, name, reason string) (con
 	if len(removed) == 0 {
 		msg = u.UserPrincipalName + " has no removable authentication methods"
 	}
-	return d.result(u, msg, map[string]any{"removed_methods": kindList(removed), "kept_methods": kindList(kept)}), nil
+	return u.result(msg, map[string]any{"removed_methods": kindList(removed), "kept_methods": kindList(kept)}), nil
 }
 
 // errRefused explains deletions Graph kept refusing.

@@ -2,7 +2,6 @@ package entra
 
 import (
 	"encoding/json"
-	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 )
 
 // graphPeer answers like the Microsoft identity platform and Microsoft

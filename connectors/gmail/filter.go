@@ -29,35 +29,26 @@ func (f filter) blocks(sender string) bool {
 	return strings.EqualFold(f.Criteria.From, sender) && slices.Contains(f.Action.AddLabelIDs, "TRASH")
 }
 
-// blockFilters returns user's filters that block any of senders.
-func (c *Connector) blockFilters(ctx context.Context, user string, senders ...string) ([]filter, error) {
-	var page struct {
-		Filter []filter `json:"filter"`
-	}
-	if _, err := c.as(user).Do(ctx, vendorhttp.Request{Method: "GET", Path: "/settings/filters", Out: &page}); err != nil {
-		return nil, fmt.Errorf("list filters of %s: %w", user, err)
-	}
-	var out []filter
-	for _, f := range page.Filter {
-		for _, s := range senders {
-			if f.blocks(s) {
-				out = append(out, f)
-			}
-		}
-	}
-	return out, nil
-}
-
 // filterRules is the user's block filters as connectors.MailboxRules.
 type filterRules struct{ c *Connector }
 
+// FindBlocks returns the ids of user's filters that block any of senders.
 func (r filterRules) FindBlocks(ctx context.Context, user string, senders ...string) ([]string, error) {
-	found, err := r.c.blockFilters(ctx, user, senders...)
-	ids := make([]string, len(found))
-	for i, f := range found {
-		ids[i] = f.ID
+	var page struct {
+		Filter []filter `json:"filter"`
 	}
-	return ids, err
+	if _, err := r.c.as(user).Do(ctx, vendorhttp.Request{Method: "GET", Path: "/settings/filters", Out: &page}); err != nil {
+		return nil, fmt.Errorf("list filters of %s: %w", user, err)
+	}
+	var ids []string
+	for _, f := range page.Filter {
+		for _, s := range senders {
+			if f.blocks(s) {
+				ids = append(ids, f.ID)
+			}
+		}
+	}
+	return ids, nil
 }
 
 // AddBlock creates a filter sending mail from sender to the trash.

@@ -3,7 +3,6 @@ package jira_test
 import (
 	"context"
 	"errors"
-	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/jira"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 )
 
 func connect(t *testing.T, p *peer, email, token string, settings map[string]string) *jira.Connector {

@@ -9,10 +9,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strings"
-
-	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
@@ -69,10 +65,7 @@ func New(cfg connectors.Config) (*Defender, error) {
 	if iso != "Full" && iso != "Selective" {
 		return nil, errors.New("mde: isolation_type must be Full or Selective")
 	}
-	tokens := clientcredentials.Config{ClientID: id, ClientSecret: secret,
-		TokenURL:  strings.TrimSuffix(cfg.Setting("login_url", DefaultLoginURL), "/") + "/" + url.PathEscape(tenant) + "/oauth2/v2.0/token",
-		Scopes:    []string{cfg.Setting("scope", DefaultScope)},
-		AuthStyle: oauth2.AuthStyleInParams}
+	tokens := vendorhttp.MicrosoftCredentials(cfg.Setting("login_url", DefaultLoginURL), tenant, id, secret, cfg.Setting("scope", DefaultScope))
 	return &Defender{
 		api: &vendorhttp.Client{Vendor: title, BaseURL: cfg.Setting("base_url", DefaultBaseURL), HTTP: cfg.HTTP,
 			Auth: vendorhttp.ClientCredentials(title, tokens, cfg.HTTP)},

@@ -3,13 +3,13 @@ package mde
 import (
 	"context"
 	"errors"
-	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 )
 
 const machineWS01 = "1e5bc9d7e413ddd7902c2932e418702b84d0cc07"

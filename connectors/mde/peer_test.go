@@ -3,7 +3,6 @@ package mde
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 )
 
 // defenderPeer answers like the Microsoft identity platform and the

@@ -21,35 +21,26 @@ type rule struct {
 
 func rulesPath(mailbox string) string { return userPath(mailbox) + "/mailFolders/inbox/messageRules" }
 
-// rules returns the mailbox's inbox rules named for any of senders.
-func (c *Connector) rules(ctx context.Context, mailbox string, senders ...string) ([]rule, error) {
-	var page struct {
-		Value []rule `json:"value"`
-	}
-	if _, err := c.api.Do(ctx, vendorhttp.Request{Method: "GET", Path: rulesPath(mailbox), Out: &page}); err != nil {
-		return nil, fmt.Errorf("list inbox rules of %s: %w", mailbox, err)
-	}
-	var out []rule
-	for _, r := range page.Value {
-		for _, s := range senders {
-			if r.Name == rulePrefix+s {
-				out = append(out, r)
-			}
-		}
-	}
-	return out, nil
-}
-
 // inboxRules is the mailbox's block rules as connectors.MailboxRules.
 type inboxRules struct{ c *Connector }
 
+// FindBlocks returns the ids of the mailbox's inbox rules named for any of senders.
 func (r inboxRules) FindBlocks(ctx context.Context, mailbox string, senders ...string) ([]string, error) {
-	found, err := r.c.rules(ctx, mailbox, senders...)
-	ids := make([]string, len(found))
-	for i, f := range found {
-		ids[i] = f.ID
+	var page struct {
+		Value []rule `json:"value"`
 	}
-	return ids, err
+	if _, err := r.c.api.Do(ctx, vendorhttp.Request{Method: "GET", Path: rulesPath(mailbox), Out: &page}); err != nil {
+		return nil, fmt.Errorf("list inbox rules of %s: %w", mailbox, err)
+	}
+	var ids []string
+	for _, rl := range page.Value {
+		for _, s := range senders {
+			if rl.Name == rulePrefix+s {
+				ids = append(ids, rl.ID)
+			}
+		}
+	}
+	return ids, nil
 }
 
 // AddBlock adds an inbox rule that deletes mail whose sender contains

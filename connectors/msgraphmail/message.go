@@ -51,11 +51,11 @@ func (c *Connector) quarantineFolder(ctx context.Context, mailbox string, create
 	if err != nil {
 		return "", fmt.Errorf("find quarantine folder in %s: %w", mailbox, err)
 	}
-	if len(page.Value) > 0 || !create {
-		if len(page.Value) == 0 {
-			return "", nil
-		}
+	switch {
+	case len(page.Value) > 0:
 		return page.Value[0].ID, nil
+	case !create:
+		return "", nil
 	}
 	var made struct {
 		ID string `json:"id"`
@@ -66,6 +66,22 @@ func (c *Connector) quarantineFolder(ctx context.Context, mailbox string, create
 		return "", fmt.Errorf("create quarantine folder in %s: %w", mailbox, err)
 	}
 	return made.ID, nil
+}
+
+// quarantineFolders returns a lookup of quarantineFolder that asks Graph
+// once per mailbox, however many copies of a message the mailbox holds.
+func (c *Connector) quarantineFolders(create bool) func(ctx context.Context, mailbox string) (string, error) {
+	ids := map[string]string{}
+	return func(ctx context.Context, mailbox string) (string, error) {
+		if id, ok := ids[mailbox]; ok {
+			return id, nil
+		}
+		id, err := c.quarantineFolder(ctx, mailbox, create)
+		if err == nil {
+			ids[mailbox] = id
+		}
+		return id, err
+	}
 }
 
 // move moves one copy to the folder destination (an id or a well-known name).
@@ -87,17 +103,16 @@ func (c *Connector) Quarantine(ctx context.Context, key, messageID, reason strin
 	if err != nil {
 		return connectors.Result{}, err
 	}
-	moved, folders := 0, map[string]string{}
+	moved, folderOf := 0, c.quarantineFolders(true)
 	for _, cp := range copies {
-		if _, ok := folders[cp.mailbox]; !ok {
-			if folders[cp.mailbox], err = c.quarantineFolder(ctx, cp.mailbox, true); err != nil {
-				return connectors.Result{}, err
-			}
+		folder, err := folderOf(ctx, cp.mailbox)
+		if err != nil {
+			return connectors.Result{}, err
 		}
-		if cp.Folder == folders[cp.mailbox] {
+		if cp.Folder == folder {
 			continue
 		}
-		if err := c.move(ctx, cp, folders[cp.mailbox]); err != nil {
+		if err := c.move(ctx, cp, folder); err != nil {
 			return connectors.Result{}, err
 		}
 		moved++
@@ -117,9 +132,9 @@ func (c *Connector) Release(ctx context.Context, key, messageID, reason string) 
 	if err != nil {
 		return connectors.Result{}, err
 	}
-	released := 0
+	released, folderOf := 0, c.quarantineFolders(false)
 	for _, cp := range copies {
-		folder, err := c.quarantineFolder(ctx, cp.mailbox, false)
+		folder, err := folderOf(ctx, cp.mailbox)
 		if err != nil {
 			return connectors.Result{}, err
 		}
@@ -145,8 +160,9 @@ func (c *Connector) MessageStatus(ctx context.Context, messageID string) (string
 	if err != nil {
 		return "", err
 	}
+	folderOf := c.quarantineFolders(false)
 	for _, cp := range copies {
-		folder, err := c.quarantineFolder(ctx, cp.mailbox, false)
+		folder, err := folderOf(ctx, cp.mailbox)
 		if err != nil {
 			return "", err
 		}

@@ -13,8 +13,6 @@ import (
 	"net/url"
 	"strings"
 
-	"golang.org/x/oauth2/clientcredentials"
-
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
 )
@@ -72,10 +70,7 @@ func New(cfg connectors.Config) (*Connector, error) {
 	if len(mailboxes) == 0 {
 		return nil, connectors.Permanentf("msgraphmail: mailboxes names no mailbox")
 	}
-	authority := strings.TrimSuffix(cfg.Setting("authority_url", DefaultAuthorityURL), "/")
-	cc := clientcredentials.Config{ClientID: client, ClientSecret: secret,
-		TokenURL: authority + "/" + url.PathEscape(tenant) + "/oauth2/v2.0/token",
-		Scopes:   []string{cfg.Setting("scope", defaultScope)}}
+	cc := vendorhttp.MicrosoftCredentials(cfg.Setting("authority_url", DefaultAuthorityURL), tenant, client, secret, cfg.Setting("scope", defaultScope))
 	return &Connector{
 		api: &vendorhttp.Client{Vendor: "Microsoft Graph", BaseURL: cfg.Setting("graph_url", DefaultGraphURL), HTTP: cfg.HTTP,
 			Auth: vendorhttp.ClientCredentials("Microsoft Graph", cc, cfg.HTTP)},

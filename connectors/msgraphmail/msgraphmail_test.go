@@ -3,7 +3,6 @@ package msgraphmail_test
 import (
 	"context"
 	"errors"
-	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/msgraphmail"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 )
 
 const (
@@ -69,6 +69,32 @@ func TestQuarantineMovesEveryCopyAndReleaseRestoresThem(t *testing.T) {
 	}
 	if st, _ := c.MessageStatus(ctx, imid); st != connectors.MessageDelivered {
 		t.Fatalf("status after release %q", st)
+	}
+}
+
+func TestQuarantineFolderIsLookedUpOncePerMailbox(t *testing.T) {
+	p := newPeer(t, alice, bob)
+	for range 3 {
+		p.deliver(alice, imid)
+	}
+	c := connect(t, p, goodClient, goodSecret)
+	ctx := context.Background()
+
+	lookups := func(op string, call func() error) {
+		t.Helper()
+		before := p.count("GET /mailFolders")
+		if err := call(); err != nil {
+			t.Fatalf("%s: %v", op, err)
+		}
+		if n := p.count("GET /mailFolders") - before; n != 1 {
+			t.Errorf("%s looked up the quarantine folder %d times for three copies in one mailbox, want 1", op, n)
+		}
+	}
+	lookups("quarantine", func() error { _, err := c.Quarantine(ctx, "act-1", imid, "phishing"); return err })
+	lookups("status", func() error { _, err := c.MessageStatus(ctx, imid); return err })
+	lookups("release", func() error { _, err := c.Release(ctx, "act-2", imid, "false positive"); return err })
+	if p.folderOf(alice, imid) != "Inbox" {
+		t.Fatal("release did not restore the copies to the inbox")
 	}
 }
 

@@ -3,13 +3,14 @@ package msgraphmail_test
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 )
 
 // peer plays the Microsoft identity platform's token endpoint and the

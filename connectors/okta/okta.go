@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
@@ -25,12 +24,6 @@ const title = "Okta"
 const (
 	oktaActive    = "ACTIVE"
 	oktaSuspended = "SUSPENDED"
-)
-
-// Account states reported in results, as the simulated provider does.
-const (
-	statusEnabled  = "enabled"
-	statusDisabled = "disabled"
 )
 
 func init() {
@@ -84,9 +77,9 @@ type user struct {
 
 func (u user) status() string {
 	if u.Status == oktaSuspended {
-		return statusDisabled
+		return connectors.UserDisabled
 	}
-	return statusEnabled
+	return connectors.UserEnabled
 }
 
 func userPath(idOrLogin string) string { return "/users/" + url.PathEscape(idOrLogin) }
@@ -196,11 +189,9 @@ func (o *Org) ResetMFA(ctx context.Context, key, name, reason string) (connector
 	return result(u, "reset "+strings.Join(names, ", ")+" of "+u.Profile.Login, map[string]any{"reset_factors": names}), nil
 }
 
+// result reports an operation on u, with Okta's own state of the user.
 func result(u user, msg string, extra map[string]any) connectors.Result {
-	out := map[string]any{"user": u.Profile.Login, "user_id": u.ID, "status": u.status(),
-		"vendor_status": u.Status, "changed_at": time.Now().UTC().Format(time.RFC3339)}
-	for k, v := range extra {
-		out[k] = v
-	}
-	return connectors.Result{Success: true, Message: msg, Output: out}
+	r := connectors.UserResult(msg, u.Profile.Login, u.ID, u.status(), extra)
+	r.Output["vendor_status"] = u.Status
+	return r
 }

@@ -3,13 +3,13 @@ package okta
 import (
 	"context"
 	"errors"
-	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 )
 
 const (
@@ -34,12 +34,12 @@ func TestSuspendAndUnsuspendAreIdempotent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Message != "user "+userLogin+" "+want || res.Output["status"] != statusDisabled || res.Output["user_id"] != userID {
+		if res.Message != "user "+userLogin+" "+want || res.Output["status"] != connectors.UserDisabled || res.Output["user_id"] != userID {
 			t.Fatalf("disable #%d: %+v", i+1, res)
 		}
 	}
 	for i := 0; i < 2; i++ {
-		if res, err := o.EnableUser(ctx, "act-2", userID, ""); err != nil || res.Output["status"] != statusEnabled {
+		if res, err := o.EnableUser(ctx, "act-2", userID, ""); err != nil || res.Output["status"] != connectors.UserEnabled {
 			t.Fatalf("enable #%d: %+v, %v", i+1, res, err)
 		}
 	}

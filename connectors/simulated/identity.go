@@ -13,10 +13,11 @@ import (
 	"github.com/vigil-soc/vigil/connectors"
 )
 
-// Account states of the simulated identity provider.
+// Account states of the simulated identity provider, the ones every
+// Identity reports.
 const (
-	UserEnabled  = "enabled"
-	UserDisabled = "disabled"
+	UserEnabled  = connectors.UserEnabled
+	UserDisabled = connectors.UserDisabled
 )
 
 // userRow is an account the simulated identity provider acted on. Names

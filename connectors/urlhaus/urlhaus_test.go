@@ -3,7 +3,6 @@ package urlhaus_test
 import (
 	"context"
 	"errors"
-	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/urlhaus"
 	"github.com/vigil-soc/vigil/connectors/vendorhttp"
+	"github.com/vigil-soc/vigil/connectors/vendortest"
 	"github.com/vigil-soc/vigil/intel"
 	"github.com/vigil-soc/vigil/triage"
 )

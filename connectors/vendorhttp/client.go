@@ -12,13 +12,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vigil-soc/vigil/outbound"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vigil-soc/vigil/outbound"
 )
 
 // Client calls one vendor API.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/vigil-soc/vigil/connectors"
@@ -169,5 +170,34 @@ func TestEpochResetHeadersSetTheWait(t *testing.T) {
 		if !errors.As(err, &ve) || ve.RetryAfter < time.Hour || ve.RetryAfter > 2*time.Hour {
 			t.Fatalf("%s: err = %v", name, err)
 		}
+	}
+}
+
+func TestRefusedTokenRequestIsAuth(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+		detail string
+	}{
+		{"400 invalid_client", http.StatusBadRequest, `{"error":"invalid_client","error_description":"AADSTS7000215: Invalid client secret"}`, "AADSTS7000215"},
+		{"401", http.StatusUnauthorized, `{"error":"invalid_client"}`, "invalid_client"},
+		{"403 with an errors array", http.StatusForbidden, `{"errors":[{"code":403,"message":"Failed to issue access token - Not Authorized"}]}`, "Not Authorized"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte(tc.body))
+			}))
+			defer srv.Close()
+			cl := client(srv.URL)
+			cl.Auth = vendorhttp.ClientCredentials("Peer", clientcredentials.Config{ClientID: "cid", ClientSecret: "bad",
+				TokenURL: srv.URL + "/oauth2/token", AuthStyle: oauth2.AuthStyleInParams}, &http.Client{Timeout: 5 * time.Second})
+			_, err := cl.Do(context.Background(), vendorhttp.Request{Method: "GET", Path: "/devices"})
+			if !errors.Is(err, vendorhttp.ErrAuth) || !errors.Is(err, connectors.ErrPermanent) || !strings.Contains(err.Error(), tc.detail) {
+				t.Fatalf("err = %v, want a permanent ErrAuth naming %q", err, tc.detail)
+			}
+		})
 	}
 }

@@ -35,16 +35,22 @@ func BearerFrom(vendor string, ts oauth2.TokenSource) func(context.Context, *htt
 
 // tokenError classifies a failed token request: the authorization server
 // refusing the client is ErrAuth (permanent); anything else is retried.
+// A token endpoint guards no resource, so its 403 (CrowdStrike's answer
+// to a wrong secret) refuses the client as 400 (invalid_client,
+// unauthorized_client) and 401 do, rather than naming a missing scope.
 func tokenError(vendor string, err error) error {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) && re.Response != nil {
 		kind, permanent := classify(re.Response.StatusCode)
-		if re.Response.StatusCode == http.StatusBadRequest {
-			kind = ErrAuth // invalid_client, unauthorized_client
+		if s := re.Response.StatusCode; s == http.StatusBadRequest || s == http.StatusForbidden {
+			kind = ErrAuth
 		}
 		detail := re.ErrorDescription
 		if detail == "" {
 			detail = re.ErrorCode
+		}
+		if detail == "" {
+			detail = vendorMessage(re.Body)
 		}
 		return &Error{Vendor: vendor, Status: re.Response.StatusCode, Kind: kind, Permanent: permanent, Detail: clip(detail)}
 	}
