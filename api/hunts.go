@@ -248,7 +248,7 @@ func notExecutable(h *store.Hunt, msg string) *Error {
 func (s *server) awaitRun(c *gin.Context, huntID, runID string, run client.WorkflowRun) (reply, error) {
 	waitCtx, cancel := context.WithTimeout(c, s.opts.TriageWait)
 	defer cancel()
-	res, err := huntflow.Await(waitCtx, run, s.store, huntID, runID)
+	res, err := huntflow.Await(waitCtx, run, s.store, runID)
 	if err != nil {
 		running := accepted(gin.H{"run_id": runID, "hunt_id": huntID, "status": store.HuntRunRunning, "workflow_id": run.GetID()})
 		if waitCtx.Err() != nil {

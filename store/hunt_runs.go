@@ -182,6 +182,43 @@ func (s *Store) FinishHuntRun(ctx context.Context, r *HuntRun) error {
 	if res.Error != nil {
 		return fmt.Errorf("finish hunt run: %w", res.Error)
 	}
+	s.runs.ended(r.ID)
+	return nil
+}
+
+// EndHuntRun records a run's outcome and moves its hunt, in one
+// transaction: a completed run's window end (to) becomes the hunt's last
+// success unless a later one is recorded, and a completed run ends an
+// active on_demand hunt (completed); a failed run fails a hunt that asks
+// for it (fail_hunt_on_error). The run's record is written last; a run
+// already finished keeps its first outcome.
+func (s *Store) EndHuntRun(ctx context.Context, huntID string, r *HuntRun, to time.Time) error {
+	now := Now()
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		switch r.Status {
+		case HuntRunCompleted:
+			err = tx.Model(&Hunt{}).Where("id = ? AND (last_success_to IS NULL OR last_success_to < ?)", huntID, to).
+				Update("last_success_to", to).Error
+			if err == nil {
+				err = tx.Model(&Hunt{}).Where("id = ? AND hunt_type = ? AND status = ?", huntID, "on_demand", "active").
+					Updates(map[string]any{"status": "completed", "updated_at": now}).Error
+			}
+		default:
+			err = tx.Model(&Hunt{}).Where("id = ? AND fail_hunt_on_error = ?", huntID, true).Updates(map[string]any{"status": "failed", "updated_at": now}).Error
+		}
+		if err != nil {
+			return err
+		}
+		return tx.Model(&HuntRun{}).Where("id = ? AND status = ?", r.ID, HuntRunRunning).
+			Updates(map[string]any{"status": r.Status, "total_findings": r.TotalFindings,
+				"critical_findings": r.CriticalFindings, "new_findings": r.NewFindings,
+				"query_results": r.QueryResults, "error": r.Error, "duration_ms": r.DurationMs, "completed_at": now}).Error
+	})
+	if err != nil {
+		return fmt.Errorf("end hunt run: %w", err)
+	}
+	s.runs.ended(r.ID)
 	return nil
 }
 

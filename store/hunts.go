@@ -152,19 +152,6 @@ func (s *Store) UpdateHunt(ctx context.Context, h *Hunt) error {
 	return nil
 }
 
-// SetHuntStatus changes only a hunt's status.
-func (s *Store) SetHuntStatus(ctx context.Context, id, status string) error {
-	res := s.db.WithContext(ctx).Model(&Hunt{}).Where("id = ?", id).
-		Updates(map[string]any{"status": status, "updated_at": Now()})
-	if res.Error != nil {
-		return fmt.Errorf("set hunt status: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return ErrNotFound
-	}
-	return nil
-}
-
 // GetHunt reads one hunt.
 func (s *Store) GetHunt(ctx context.Context, id string) (*Hunt, error) {
 	var h Hunt
@@ -202,17 +189,6 @@ func (s *Store) ListHunts(ctx context.Context, f HuntFilter) ([]Hunt, int64, err
 // DeleteHunt removes a hunt with its runs and findings.
 func (s *Store) DeleteHunt(ctx context.Context, id string) error {
 	return deleteWhere(ctx, s, &Hunt{}, "id = ?", id)
-}
-
-// RecordHuntSuccess remembers the end of the window of the last successful
-// run, where the next continuous run starts.
-func (s *Store) RecordHuntSuccess(ctx context.Context, id string, to time.Time) error {
-	err := s.db.WithContext(ctx).Model(&Hunt{}).Where("id = ? AND (last_success_to IS NULL OR last_success_to < ?)", id, to).
-		Update("last_success_to", to).Error
-	if err != nil {
-		return fmt.Errorf("record hunt success: %w", err)
-	}
-	return nil
 }
 
 // deleteWhere deletes the rows matching cond, ErrNotFound when none did.

@@ -48,6 +48,7 @@ const DefaultSQLitePath = "./data/vigil.db"
 type Store struct {
 	db      *gorm.DB
 	dialect Dialect
+	runs    *runWatch
 }
 
 // Open connects to databaseURL: a postgres:// or postgresql:// URL selects
@@ -93,7 +94,7 @@ func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, er
 		sqlDB.SetMaxIdleConns(4)
 	}
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db, dialect: dialect}
+	s := &Store{db: db, dialect: dialect, runs: &runWatch{}}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.Ping(pingCtx); err != nil {

@@ -131,7 +131,14 @@ GROUP BY src_ip HAVING COUNT(DISTINCT user_name) >= $3`, now.Add(-24*time.Hour),
 		return err
 	}
 	defer tmp.Stop()
-	st, cleanup, err := testenv.NewStore(ctx, os.TempDir())
+	// A store of its own each run (a fresh SQLite file, or a private
+	// schema with TEST_DATABASE_URL), so runs do not meet each other's hunt.
+	dir, err := os.MkdirTemp("", "hunt-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	st, cleanup, err := testenv.NewStore(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -165,7 +172,7 @@ GROUP BY src_ip HAVING COUNT(DISTINCT user_name) >= $3`, now.Add(-24*time.Hour),
 		}
 		// Awaited as the API awaits it: the workflow's result, or the
 		// run's record, whichever shows the outcome first.
-		res, err := huntflow.Await(ctx, wr, st, h.ID, fmt.Sprint("b", i))
+		res, err := huntflow.Await(ctx, wr, st, fmt.Sprint("b", i))
 		if err != nil {
 			return 0, err
 		}

@@ -255,42 +255,18 @@ type FinishInput struct {
 	To            time.Time
 }
 
-// FinishRun moves the hunt, then records the run's outcome: a finished
-// on_demand hunt is completed; a failed run fails the hunt only when it
-// says so. The run's record is the last write, so whoever sees the
-// outcome there (huntflow.Await) sees the hunt moved too.
+// FinishRun records the run's outcome and moves its hunt, in one
+// transaction: a finished on_demand hunt is completed; a failed run fails
+// the hunt only when it says so. The run's record is written last, so
+// whoever sees the outcome there (huntflow.Await) sees the hunt moved too.
 func (a *Activities) FinishRun(ctx context.Context, in FinishInput) error {
 	a.policies.done(in.RunID)
-	if err := a.moveHunt(ctx, in); err != nil {
-		return err
-	}
-	err := a.Store.FinishHuntRun(ctx, &store.HuntRun{ID: in.RunID, Status: in.Status, Error: in.Error,
+	err := a.Store.EndHuntRun(ctx, in.HuntID, &store.HuntRun{ID: in.RunID, Status: in.Status, Error: in.Error,
 		QueryResults: store.NewJSON(in.Results), TotalFindings: in.Total, CriticalFindings: in.Critical,
-		NewFindings: in.New, DurationMs: in.DurationMs})
+		NewFindings: in.New, DurationMs: in.DurationMs}, in.To)
 	if err != nil {
 		return err
 	}
 	a.Metrics.run(in.Status, time.Duration(in.DurationMs)*time.Millisecond)
-	return nil
-}
-
-// moveHunt records a completed run's window as the hunt's last success and
-// sets the hunt's status after a run.
-func (a *Activities) moveHunt(ctx context.Context, in FinishInput) error {
-	h, err := a.Store.GetHunt(ctx, in.HuntID)
-	if err != nil {
-		return err
-	}
-	switch {
-	case in.Status == store.HuntRunCompleted:
-		if err := a.Store.RecordHuntSuccess(ctx, h.ID, in.To); err != nil {
-			return err
-		}
-		if h.HuntType == "on_demand" && h.Status == "active" {
-			return a.Store.SetHuntStatus(ctx, h.ID, "completed")
-		}
-	case h.FailHuntOnError:
-		return a.Store.SetHuntStatus(ctx, h.ID, "failed")
-	}
 	return nil
 }

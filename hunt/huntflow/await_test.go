@@ -49,12 +49,12 @@ func TestAwaitTakesWhicheverShowsTheOutcomeFirst(t *testing.T) {
 	}()
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if res, err := huntflow.Await(wctx, run, st, h.ID, "r1"); res != nil || err != nil {
+	if res, err := huntflow.Await(wctx, run, st, "r1"); res != nil || err != nil {
 		t.Fatalf("a run whose record shows its end: %+v %v", res, err)
 	}
 
 	run.result <- huntflow.Result{Status: "skipped", RunInProgress: "r0"}
-	res, err := huntflow.Await(wctx, run, st, h.ID, "never-recorded")
+	res, err := huntflow.Await(wctx, run, st, "never-recorded")
 	if err != nil || res == nil || res.RunInProgress != "r0" {
 		t.Fatalf("a skipped run: %+v %v", res, err)
 	}
