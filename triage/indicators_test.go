@@ -68,6 +68,12 @@ func TestExtractIndicators(t *testing.T) {
 			},
 		},
 		{
+			name: "dotted type names are not domains",
+			payload: `{"@odata.type": "#microsoft.graph.security.alert", "source": "aws.guardduty",
+				"xattr": "com.apple.quarantine", "sender": "billing.contoso.com", "host": "fs01.corp.internal"}`,
+			want: Indicators{Domains: []string{"billing.contoso.com", "fs01.corp.internal"}},
+		},
+		{
 			name:    "scheme and host lowercased, path case kept",
 			payload: `{"link": "HTTPS://Login.Example.COM/Reset/AbC"}`,
 			want: Indicators{

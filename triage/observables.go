@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"sort"
 	"strings"
+
+	"golang.org/x/net/publicsuffix"
 )
 
 // Low-level recognisers shared by indicator extraction and the analyzers.
@@ -90,7 +92,7 @@ func bareDomain(s string, start, end int) (string, bool) {
 		first--
 	}
 	d := strings.ToLower(strings.Join(labels[first:], "."))
-	if fileExtensions[strings.ToLower(tld)] || !validHostname(d) {
+	if fileExtensions[strings.ToLower(tld)] || !validHostname(d) || !knownTLD(strings.ToLower(tld)) {
 		return "", false
 	}
 	return d, true
@@ -124,6 +126,23 @@ func validHostname(h string) bool {
 		}
 	}
 	return true
+}
+
+// specialUseTLDs are names reserved for documentation, testing and local
+// networks (RFC 2606, RFC 6761, RFC 6762, ICANN's .internal) that real
+// alerts carry as host names though no registry delegates them.
+var specialUseTLDs = map[string]bool{"example": true, "test": true, "invalid": true, "local": true, "internal": true}
+
+// knownTLD reports whether tld is a top-level domain delegated by ICANN,
+// by the public suffix list, or a special-use one: in free text, dotted
+// identifiers such as microsoft.graph.security.alert or
+// com.apple.quarantine end in a word, not a TLD.
+func knownTLD(tld string) bool {
+	if specialUseTLDs[tld] {
+		return true
+	}
+	_, icann := publicsuffix.PublicSuffix(tld)
+	return icann
 }
 
 // validLabel reports whether l is a letters-digits-hyphen DNS label.

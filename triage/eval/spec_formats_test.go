@@ -12,7 +12,9 @@ import (
 // that reaches the service through a connector or the incidents API.
 func claimsSpecFormat(raw map[string]any) bool {
 	has := func(k string) bool { _, ok := raw[k]; return ok }
-	return has("search_name") || (has("metadata") && has("event")) ||
+	// A Splunk alert action always sends the triggering result; a notable
+	// event exported from Enterprise Security names its search but is flat.
+	return (has("search_name") && has("result")) || (has("metadata") && has("event")) ||
 		(has("event_type") && has("data")) || (has("eventType") && has("creationTime"))
 }
 
