@@ -24,8 +24,9 @@ const triggerStartWait = 15 * time.Second
 // now, as its trigger in the Temporal UI does: the run is the schedule's
 // (its workflow ID, trigger and window; a continuous hunt's window starts
 // at its last successful run). Then it waits like execute: 200 with the
-// findings, 202 with the run id. A run of the schedule still running is a
-// 409 naming it, since the schedule skips overlapping runs.
+// findings, 202 with the run id. A run of the schedule still running is
+// the execute's 409 hunt_run_in_progress naming it, since the schedule
+// skips overlapping runs.
 func (s *server) triggerSchedule(c *gin.Context) (reply, error) {
 	h, err := s.store.GetHunt(c, c.Param("hunt_id"))
 	if err != nil {
@@ -47,8 +48,8 @@ func (s *server) triggerSchedule(c *gin.Context) (reply, error) {
 	var busy *huntflow.ScheduleBusyError
 	switch {
 	case errors.As(err, &busy):
-		return reply{}, &Error{Status: http.StatusConflict, Code: CodeConflict, Message: busy.Error(),
-			Details: map[string]any{"workflow_id": busy.WorkflowID}}
+		return reply{}, &Error{Status: http.StatusConflict, Code: CodeHuntRunInProgress, Message: busy.Error(),
+			Details: map[string]any{"hunt_id": h.ID, "run_id": hunt.RunIDOf(busy.WorkflowID), "workflow_id": busy.WorkflowID}}
 	case errors.Is(err, huntflow.ErrTriggerPending):
 		return reply{}, &Error{Status: http.StatusServiceUnavailable, Code: CodeUnavailable, Message: err.Error(),
 			Details: map[string]any{"schedule_id": huntflow.ScheduleID(h.ID)}}

@@ -75,8 +75,8 @@ func heldHunt(t *testing.T, source string, body map[string]any) (*heldSource, re
 }
 
 // A schedule trigger while a run of the schedule is still running is
-// refused with 409 conflict naming that run's workflow, since the
-// schedule would skip it without a word.
+// refused with 409 hunt_run_in_progress naming that run, as an execute
+// is, since the schedule would skip it without a word.
 func TestScheduleTriggerWhileARunIsRunning(t *testing.T) {
 	senior := keyFor(t, store.RoleSenior)
 	src, h := heldHunt(t, "held-scheduled", map[string]any{"name": "weekly, one at a time", "hunt_type": "scheduled",
@@ -87,8 +87,8 @@ func TestScheduleTriggerWhileARunIsRunning(t *testing.T) {
 	first := callURL(t, impatient, http.MethodPost, trigger, senior, nil)
 	expectStatus(t, first, http.StatusAccepted)
 	second := call(t, http.MethodPost, trigger, senior, nil)
-	if second.Status != http.StatusConflict || second.errCode() != "conflict" ||
-		second.errDetails()["workflow_id"] != first.data()["workflow_id"] {
+	if second.Status != http.StatusConflict || second.errCode() != "hunt_run_in_progress" ||
+		second.errDetails()["workflow_id"] != first.data()["workflow_id"] || second.errDetails()["run_id"] != first.data()["run_id"] {
 		t.Fatalf("trigger while running: %d %s (running %s)", second.Status, second.Raw, first.Raw)
 	}
 	if n := src.count(); n != 1 {
