@@ -6,6 +6,7 @@ import (
 
 	"github.com/vigil-soc/vigil/content"
 	"github.com/vigil-soc/vigil/hunt"
+	"github.com/vigil-soc/vigil/hunt/library"
 	"github.com/vigil-soc/vigil/internal/testenv"
 )
 
@@ -23,7 +24,7 @@ func TestPackageQueriesJoinTheLibraryAndServeHunts(t *testing.T) {
 	}
 	kind := func(string) string { return "sql" }
 	h.DataSources.V = []string{"events"}
-	if _, err := hunt.Plan(h, kind); err == nil {
+	if _, err := hunt.PlanWith(h, kind, library.Get); err == nil {
 		t.Fatal("the built-in library alone resolved a package query")
 	}
 	plan, err := hunt.PlanWith(h, kind, content.QueryLookup(ctx, st))

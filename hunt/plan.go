@@ -36,12 +36,6 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
 // or one that also knows queries installed by content packages.
 type Lookup func(id string) (library.Query, bool)
 
-// Plan resolves a hunt's queries against the built-in library; see
-// PlanWith.
-func Plan(h *store.Hunt, kindOf func(name string) string) ([]PlannedQuery, error) {
-	return PlanWith(h, kindOf, library.Get)
-}
-
 // PlanWith resolves a hunt's queries: library queries become the template for
 // their query type with bound parameters; each names the data source it
 // runs on (its own, else the hunt's first). kindOf answers the kind of a
