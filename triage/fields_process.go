@@ -245,3 +245,18 @@ func (d *doc) subjectStr(names ...string) string {
 	}
 	return ""
 }
+
+// subjectBool is boolean limited to fields that describe the process
+// itself: a signed parent does not make its child signed.
+func (d *doc) subjectBool(names ...string) (value, found bool) {
+	want := setOf(names...)
+	for _, e := range d.entries {
+		if !want[e.key] || roleOfScope(e.scope) != roleSubject {
+			continue
+		}
+		if b, ok := asBool(e.val); ok {
+			return b, true
+		}
+	}
+	return false, false
+}

@@ -64,3 +64,20 @@ func TestProgramOfHandlesPathsAndCommandLines(t *testing.T) {
 		}
 	}
 }
+
+// The parent's signature says nothing about the child's.
+func TestEndpointSignatureIsTheProcessOwn(t *testing.T) {
+	var raw map[string]any
+	payload := `{"process":{"name":"updater.exe","executable":"C:\\Users\\a\\AppData\\Local\\Temp\\updater.exe","code_signature":{"exists":false},
+		"parent":{"name":"explorer.exe","code_signature":{"exists":true,"trusted":true,"subject_name":"Microsoft Windows"}}}}`
+	if err := json.Unmarshal([]byte(payload), &raw); err != nil {
+		t.Fatal(err)
+	}
+	f := readEndpointFields(newDoc(raw), Indicators{})
+	if f.Signed || f.TrustedSigner || f.Signer != "" {
+		t.Errorf("child took the parent's signature: signed %v trusted %v signer %q", f.Signed, f.TrustedSigner, f.Signer)
+	}
+	if !f.SignatureBad {
+		t.Error("an unsigned process is not marked as such")
+	}
+}

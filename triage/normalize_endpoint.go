@@ -58,9 +58,9 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 		f.Process = baseName(commandImage(f.CommandLine))
 	}
 	signer := strings.ToLower(f.Signer)
-	if v, ok := d.boolean("signed", "issigned", "isvalidcertificate", "signatureverified", "validsignature", "signaturevalid", "signaturetrusted", "signatureexists"); ok {
+	if v, ok := d.subjectBool("signed", "issigned", "isvalidcertificate", "signatureverified", "validsignature", "signaturevalid", "signaturetrusted", "signatureexists"); ok {
 		f.Signed, f.SignatureBad = v, !v
-	} else if s := normKey(d.str("signaturestatus", "signaturestate", "certificatestatus", "signedstatus", "fileverificationtype", "verificationtype")); s != "" {
+	} else if s := normKey(d.subjectStr("signaturestatus", "signaturestate", "certificatestatus", "signedstatus", "fileverificationtype", "verificationtype")); s != "" {
 		f.Signed = s == "valid" || s == "signed" || s == "signedvalid" || s == "trusted" || s == "signedverified" || s == "verified"
 		f.SignatureBad = firstSubstring(s, []string{"invalid", "unsigned", "notsigned", "expired", "revoked", "untrusted"}) != ""
 	} else if signer != "" {
