@@ -17,6 +17,8 @@ const (
 	roleSubject processRole = iota
 	roleParent
 	roleGrandparent
+	// roleChild is a child process, or a container or pod the process
+	// runs in: neither is the process itself.
 	roleChild
 	// roleInitiating is Defender's InitiatingProcess*: the parent when the
 	// event also names the process it created, the subject otherwise.
@@ -34,10 +36,14 @@ func roleOfScope(scope string) processRole {
 		return roleInitiatingParent
 	case strings.Contains(scope, "initiatingprocess"):
 		return roleInitiating
-	case strings.Contains(scope, "parent") || strings.Contains(scope, "originator"):
-		// SentinelOne's originator process started or wrote the threat.
+	case strings.Contains(scope, "parent") || strings.Contains(scope, "originator") || strings.Contains(scope, "lineage"):
+		// SentinelOne's originator process started or wrote the threat;
+		// GuardDuty's runtime lineage lists the ancestors, parent first.
 		return roleParent
 	case strings.Contains(scope, "childproc") || strings.Contains(scope, "child"):
+		return roleChild
+	case strings.Contains(scope, ".container") || strings.Contains(scope, ".pod") || strings.Contains(scope, "kubernetes"):
+		// A container's image or a pod's name is not the process's.
 		return roleChild
 	}
 	return roleSubject
@@ -65,7 +71,7 @@ var nameKeyNames = setOf("processname", "filename", "imagefilename", "imagename"
 	"detailsfilename", "parentdetailsfilename", "initiatingprocessfilename", "initiatingprocessparentfilename")
 
 // pathKeyNames give the program's full path.
-var pathKeyNames = setOf("filepath", "imagepath", "image", "processpath", "folderpath", "executable", "processexecutable",
+var pathKeyNames = setOf("filepath", "imagepath", "image", "processpath", "folderpath", "executable", "processexecutable", "executablepath",
 	"parentimage", "parentpath", "parentexecutable", "parentprocesspath", "parentprocessfilepath", "processimagepath",
 	"imagefilefilepath", "parentprocessimagefilefilepath", "detailsfilepath", "parentdetailsfilepath",
 	"initiatingprocessfolderpath", "targetfilename", "path")

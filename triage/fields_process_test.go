@@ -32,6 +32,8 @@ func TestProcessFactsResolveAcrossVendorShapes(t *testing.T) {
 			`powershell.exe -file c:\temp\a.ps1`, "powershell.exe", "wmiprvse.exe", ""},
 		{"sentinelone deep visibility", `{"src.process.cmdline":"python3 -c 'import pty'","src.process.name":"python3","src.process.parent.name":"sshd","src.process.parent.cmdline":"sshd: root@pts/0"}`,
 			"python3 -c 'import pty'", "python3", "sshd", "sshd: root@pts/0"},
+		{"guardduty runtime lineage and container", `{"service":{"runtimeDetails":{"process":{"name":"sh","executablePath":"/bin/sh","lineage":[{"name":"java","executablePath":"/usr/bin/java"}]}}},"resource":{"eksClusterDetails":{"name":"prod"},"kubernetesDetails":{"kubernetesWorkloadDetails":{"containers":[{"image":"registry/app:1.4"}]}}}}`,
+			"", "sh", "java", ""},
 		{"trellix hx", `{"event_values":{"processEvent/processCmdLine":"wscript.exe //b C:\\Users\\x\\inv.js","processEvent/process":"wscript.exe","processEvent/parentProcess":"explorer.exe","processEvent/parentProcessPath":"C:\\Windows\\explorer.exe"}}`,
 			`wscript.exe //b C:\Users\x\inv.js`, "wscript.exe", "explorer.exe", ""},
 	}
