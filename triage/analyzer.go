@@ -86,6 +86,9 @@ func indicatorCount(ind Indicators) int {
 type signal struct {
 	weight float64
 	text   string
+	// group names the underlying fact the signal reads; signals of one
+	// group are one piece of evidence, so only the strongest counts.
+	group string
 }
 
 // evidence accumulates signals in the order the rules are evaluated. Rules
@@ -102,15 +105,51 @@ type evidence struct {
 }
 
 func (ev *evidence) add(weight float64, format string, args ...any) {
-	ev.signals = append(ev.signals, signal{weight: weight, text: fmt.Sprintf(format, args...)})
+	ev.addGrouped("", weight, format, args...)
 }
 
-// score sums the weights, rounded so that threshold comparisons are not at the
-// mercy of binary floating-point noise (0.1+0.2 style).
+// addGrouped adds a signal that reads the same fact as the other signals
+// of group ("" for none): several rules noticing one encoded command line
+// or one hosting network are one piece of evidence, not several.
+func (ev *evidence) addGrouped(group string, weight float64, format string, args ...any) {
+	ev.signals = append(ev.signals, signal{weight: weight, text: fmt.Sprintf(format, args...), group: group})
+}
+
+// counted returns the weight each signal contributes: its own, except that
+// in a group only the strongest signal on each side (towards malicious,
+// towards benign) counts, the first of equals.
+func (ev *evidence) counted() []float64 {
+	out := make([]float64, len(ev.signals))
+	best := map[string]int{}
+	for i, sg := range ev.signals {
+		out[i] = sg.weight
+		if sg.group == "" || sg.weight == 0 {
+			continue
+		}
+		key := sg.group + "+"
+		if sg.weight < 0 {
+			key = sg.group + "-"
+		}
+		j, seen := best[key]
+		switch {
+		case !seen:
+			best[key] = i
+		case math.Abs(sg.weight) > math.Abs(ev.signals[j].weight):
+			out[j] = 0
+			best[key] = i
+		default:
+			out[i] = 0
+		}
+	}
+	return out
+}
+
+// score sums the counted weights, rounded so that threshold comparisons are
+// not at the mercy of binary floating-point noise (0.1+0.2 style).
 func (ev *evidence) score() float64 {
 	var s float64
-	for _, sg := range ev.signals {
-		s += sg.weight
+	for _, w := range ev.counted() {
+		s += w
 	}
 	return round2(s)
 }
@@ -134,10 +173,15 @@ func (ev *evidence) reasoning(class string) string {
 	if len(ev.signals) == 0 {
 		b.WriteString("no signals fired. ")
 	}
-	for _, sg := range ev.signals {
+	counted := ev.counted()
+	for i, sg := range ev.signals {
 		text := sg.text
 		if text != "" {
 			text = strings.ToUpper(text[:1]) + text[1:]
+		}
+		if counted[i] != sg.weight {
+			fmt.Fprintf(&b, "%s (%+.2f, counted once with the stronger %s evidence). ", text, sg.weight, sg.group)
+			continue
 		}
 		fmt.Fprintf(&b, "%s (%+.2f). ", text, sg.weight)
 	}

@@ -27,6 +27,10 @@ type entry struct {
 	key   string // normalised with normKey
 	val   any
 	depth int
+	// scope is the normalised path of the objects holding the entry, its
+	// own key last ("process.parent.commandline"), so that a reader can
+	// tell a parent's field from the process's own.
+	scope string
 }
 
 type doc struct {
@@ -45,8 +49,9 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 		val   any
 		depth int
 		path  []string
+		scope string
 	}
-	queue := []node{{raw, 0, nil}}
+	queue := []node{{raw, 0, nil, ""}}
 	for len(queue) > 0 && len(d.entries) < maxDocEntries {
 		n := queue[0]
 		queue = queue[1:]
@@ -57,9 +62,10 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 		case map[string]any:
 			for _, k := range sortedKeys(t) {
 				nk := normKey(k)
-				d.entries = append(d.entries, entry{key: nk, val: t[k], depth: n.depth + 1})
+				scope := n.scope + "." + nk
+				d.entries = append(d.entries, entry{key: nk, val: t[k], depth: n.depth + 1, scope: scope})
 				for _, q := range qualifiedKeys(n.path, k) {
-					d.entries = append(d.entries, entry{key: q, val: t[k], depth: n.depth + 1})
+					d.entries = append(d.entries, entry{key: q, val: t[k], depth: n.depth + 1, scope: scope})
 				}
 				if skipSet[nk] {
 					continue
@@ -68,22 +74,22 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 				if parsed, ok := embeddedJSON(child); ok {
 					child = parsed
 				}
-				queue = append(queue, node{child, n.depth + 1, childPath(n.path, k)})
+				queue = append(queue, node{child, n.depth + 1, childPath(n.path, k), scope})
 			}
 			if name, val, ok := namedParameter(t); ok {
-				d.entries = append(d.entries, entry{key: name, val: val, depth: n.depth + 1})
+				d.entries = append(d.entries, entry{key: name, val: val, depth: n.depth + 1, scope: n.scope + "." + name})
 			}
 		case map[string]string:
 			for _, k := range sortedKeys(t) {
-				d.entries = append(d.entries, entry{key: normKey(k), val: t[k], depth: n.depth + 1})
+				d.entries = append(d.entries, entry{key: normKey(k), val: t[k], depth: n.depth + 1, scope: n.scope + "." + normKey(k)})
 			}
 		case []any:
 			for _, x := range t {
-				queue = append(queue, node{x, n.depth + 1, n.path})
+				queue = append(queue, node{x, n.depth + 1, n.path, n.scope})
 			}
 		case []map[string]any:
 			for _, x := range t {
-				queue = append(queue, node{x, n.depth + 1, n.path})
+				queue = append(queue, node{x, n.depth + 1, n.path, n.scope})
 			}
 		}
 	}
@@ -173,18 +179,6 @@ func (d *doc) scalarStrs(names ...string) []string {
 // str returns the first non-empty string leaf under any of names.
 func (d *doc) str(names ...string) string {
 	for _, s := range d.strs(names...) {
-		if s = strings.TrimSpace(s); s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// scalarStr is str without descending into objects: a key such as
-// "parent" or "signature" may hold a whole object whose first leaf is not
-// the name sought.
-func (d *doc) scalarStr(names ...string) string {
-	for _, s := range d.scalarStrs(names...) {
 		if s = strings.TrimSpace(s); s != "" {
 			return s
 		}

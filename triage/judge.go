@@ -26,12 +26,12 @@ func applyRules(kind string, a Analysis, f Fields, hits []ruleHit) Analysis {
 	}
 	return rescore(kind, a, func(ev *evidence) bool {
 		for _, h := range hits {
-			ev.add(h.rule.Weight, "%s", h.describe())
+			ev.addGrouped(h.rule.Group, h.rule.Weight, "%s", h.describe())
 			ev.resolved = ev.resolved || h.rule.Resolves
 		}
 		ev.rules = true
 		return true
-	}, func(_, to string, ev *evidence) string { return guardCritical(f, ev, to) }, recategorize)
+	}, func(_, to string, ev *evidence) string { return guardBehaviour(f, ev, guardCritical(f, ev, to)) }, recategorize)
 }
 
 // rescore adds evidence to the analysis' trail, classifies again on the
@@ -70,6 +70,18 @@ func rescore(kind string, a Analysis, add func(*evidence) bool, settle func(from
 // of the benign class: wrongly closing one costs far more than reviewing it.
 func guardCritical(f Fields, ev *evidence, class string) string {
 	if class == ClassBenign && f.Severity >= 4 && ev.strongest() >= 0.2 {
+		return ClassSuspicious
+	}
+	return class
+}
+
+// guardBehaviour keeps an alert whose processes did something hostile (see
+// EndpointBehaviour.Hostile) out of the benign class unless a rule judged
+// the red flags themselves: evidence about who ran it or where (a known
+// device, an administrator, a signed binary) does not explain away what
+// the process did.
+func guardBehaviour(f Fields, ev *evidence, class string) string {
+	if class == ClassBenign && f.Endpoint.Behaviour.Hostile != "" && !ev.resolved {
 		return ClassSuspicious
 	}
 	return class

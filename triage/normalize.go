@@ -64,6 +64,7 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	f := readIdentityFields(signIn)
 	f.Workload, f.WorkloadCountries = workloadSignIn(d)
 	f.WorkloadSecret = f.Workload && workloadSecret(d)
+	f.WorkloadNewCredential = f.Workload && workloadNewCredential(d)
 	// A phishing proxy relays the password and the second factor with an
 	// HTTP library, then a later event of the chain (a token refresh, a
 	// device registration) carries another client's name.

@@ -36,33 +36,33 @@ var trustedPublishers = []string{
 	"notepad++", "7-zip", "software signing (apple)", "apple mac os application signing", "developer id application: jamf", "teamviewer germany", "jamf", "igor pavlov", "python software foundation", "node.js foundation", "openjs foundation",
 }
 
+// signerKeys name the code-signing subject of the process's binary.
+var signerKeys = []string{"signer", "publisher", "publishername", "signername", "certificatesubject", "issuer", "signedby",
+	"companyname", "signature", "signaturesubjectname", "signaturevendor", "signaturesigner"}
+
 func readEndpointFields(d *doc, ind Indicators) EndpointFields {
+	p := readProcessFacts(d)
 	f := EndpointFields{
 		Host:        d.str("hostnamefield", "hostname", "computername", "devicename", "computerdnsname", "agentcomputername", "host", "computer", "endpoint", "machinename"),
 		User:        d.str("username", "user", "accountname", "processuser", "initiatingprocessaccountname", "userprincipalname", "user_name"),
-		CommandLine: strings.ToLower(d.str("commandline", "cmdline", "processcommandline", "processcmdline", "command", "initiatingprocesscommandline", "scriptblocktext")),
-		FilePath:    d.str("filepath", "imagepath", "image", "processpath", "folderpath", "targetfilename", "path"),
-		Signer:      d.scalarStr("signer", "publisher", "publishername", "signername", "certificatesubject", "issuer", "signedby", "companyname", "signature", "signaturesubjectname"),
+		CommandLine: strings.ToLower(p.CommandLine),
+		FilePath:    p.Path,
+		Signer:      d.subjectStr(signerKeys...),
 		Hashes:      ind.Hashes,
 		Prevalence:  -1,
-	}
-	f.Process = baseName(d.str("filename", "processname", "imagefilename", "image", "newprocessname", "processfilename", "filepath", "originatorprocess"))
-	f.Parent = baseName(d.scalarStr("parentprocessname", "parentimage", "parentimagefilename", "parentbasefilename", "initiatingprocessfilename", "parentname", "parentprocess", "parentfilename", "parentprocessfilename", "parentpath", "parentexecutable", "parent", "originatorprocess"))
-	if f.Parent == "" {
-		if pc := d.str("parentcmdline", "parentcommandline", "initiatingprocessparentfilename"); pc != "" {
-			f.Parent = baseName(strings.Fields(strings.Trim(pc, `"`) + " ")[0])
-		}
+		Process:     p.Name,
+		Parent:      p.ParentName,
 	}
 	readActorAction(d, &f)
 	if f.Process == "" && f.CommandLine != "" {
 		f.Process = baseName(commandImage(f.CommandLine))
 	}
 	signer := strings.ToLower(f.Signer)
-	if v, ok := d.boolean("signed", "issigned", "isvalidcertificate", "signatureverified", "validsignature", "signaturevalid", "signaturetrusted", "signatureexists"); ok {
+	if v, ok := d.subjectBool("signed", "issigned", "isvalidcertificate", "signatureverified", "validsignature", "signaturevalid", "signaturetrusted", "signatureexists"); ok {
 		f.Signed, f.SignatureBad = v, !v
-	} else if s := normKey(d.str("signaturestatus", "signaturestate", "certificatestatus", "signedstatus")); s != "" {
-		f.Signed = s == "valid" || s == "signed" || s == "signedvalid" || s == "trusted"
-		f.SignatureBad = strings.Contains(s, "invalid") || strings.Contains(s, "unsigned") || strings.Contains(s, "expired") || strings.Contains(s, "revoked")
+	} else if s := normKey(d.subjectStr("signaturestatus", "signaturestate", "certificatestatus", "signedstatus", "fileverificationtype", "verificationtype")); s != "" {
+		f.Signed = s == "valid" || s == "signed" || s == "signedvalid" || s == "trusted" || s == "signedverified" || s == "verified"
+		f.SignatureBad = firstSubstring(s, []string{"invalid", "unsigned", "notsigned", "expired", "revoked", "untrusted"}) != ""
 	} else if signer != "" {
 		f.Signed = true
 	}
@@ -74,7 +74,7 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	// XDR products name the root of the chain (the causality actor);
 	// when the parent is not given, a system binary under an Office root
 	// was started by the document too.
-	grandparent := baseName(d.str("grandparentimagefilename", "grandparentname", "grandparentprocessname", "grandparentimage", "causalityactorprocessimagename"))
+	grandparent := p.GrandparentName
 	f.OfficeParent = firstSubstring(f.Parent, officeApps) != "" || firstSubstring(grandparent, officeApps) != "" && (lolbins[f.Parent] || f.Parent == "" && lolbins[f.Process])
 	f.BrowserParent = firstSubstring(f.Parent, browsers) != ""
 	f.AdminTool = firstSubstring(f.Process+" "+f.Parent+" "+f.CommandLine+" "+strings.ToLower(f.FilePath), adminTools) != ""
@@ -112,8 +112,8 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	if n, ok := d.number("confidence"); ok && n >= 80 {
 		f.VendorConfident = true
 	}
-	readEndpointContext(d, &f)
-	readEndpointBehaviour(d, &f)
+	readEndpointContext(d, p, &f)
+	readEndpointBehaviour(d, p, &f)
 	return f
 }
 

@@ -1,9 +1,6 @@
 package triage
 
-import (
-	"regexp"
-	"strings"
-)
+import "regexp"
 
 // EndpointBehaviour is what the processes in an alert did, read from every
 // command line and process name the payload carries (a detection's process
@@ -29,6 +26,56 @@ type EndpointBehaviour struct {
 	// AdminGroupAdd is set when a command adds an account to the local
 	// or domain administrators group.
 	AdminGroupAdd bool `expr:"admin_group_add" json:"admin_group_add,omitempty"`
+	// ReverseTunnel is set when an SSH client forwards a port from an
+	// outside host back into this machine.
+	ReverseTunnel bool `expr:"reverse_tunnel" json:"reverse_tunnel,omitempty"`
+	// Hostile names the first behaviour in the alert that no benign
+	// identity of the program, the user or the device explains away
+	// (an encoded command that downloads, shadow-copy deletion, credential dumping, mass
+	// renames, a reverse shell or tunnel, an administrators-group add,
+	// remote access followed by discovery, Office starting a system
+	// binary), or "". Rules that vouch for who or what ran a process do
+	// not weigh against what it did.
+	Hostile string `expr:"hostile" json:"hostile,omitempty"`
+}
+
+// reverseTunnelRe finds ssh or plink forwarding a remote port back in
+// (-R port:host:port) to a host that is not on a private network.
+var reverseTunnelRe = regexp.MustCompile(`(^|[\\/ "])(ssh|plink)(\.exe)?"?\s.*-[rd]\s*(\d+:|\d+\s)`)
+
+var privateTargetRe = regexp.MustCompile(`@(10\.|127\.|192\.168\.|172\.(1[6-9]|2[0-9]|3[01])\.)`)
+
+// encodedDownload reports an encoded or hidden command that fetches code:
+// management tools encode their scripts too, but they do not hide a
+// download in them.
+func encodedDownload(f *EndpointFields) bool {
+	if !f.Encoded {
+		return false
+	}
+	text := f.CommandLine + "\n" + f.Context.DecodedCommand
+	return firstSubstring(text, downloadCradles) != "" || rawAddressURLRe.MatchString(text)
+}
+
+var rawAddressURLRe = regexp.MustCompile(`https?://(\d{1,3}\.){3}\d{1,3}`)
+
+// hostileBehaviour names the first behaviour of f that identity-based
+// benign evidence must not cancel.
+func hostileBehaviour(f *EndpointFields) string {
+	b := f.Behaviour
+	for _, c := range []struct {
+		on   bool
+		name string
+	}{
+		{f.ShadowDelete, "shadow copy deletion"}, {f.MassRename, "mass file renames"}, {f.CredentialDump, "credential dumping"},
+		{b.ReverseShell, "reverse shell"}, {b.ReverseTunnel, "reverse tunnel"}, {encodedDownload(f), "encoded download cradle"},
+		{b.AdminGroupAdd, "administrators group add"}, {b.RemoteAccess != "" && b.Discovery >= 2, "remote access then discovery"},
+		{f.OfficeParent && f.LOLBin, "office application starts a system binary"},
+	} {
+		if c.on {
+			return c.name
+		}
+	}
+	return ""
 }
 
 var adminGroupAddRe = regexp.MustCompile(`net1?(\.exe)?\s+(localgroup|group)\s+"?(administrators|domain admins|enterprise admins)"?\s+\S+.*\s/add\b|add-(localgroupmember|adgroupmember)\s.*(administrators|domain admins)`)
@@ -66,10 +113,9 @@ var serverRuntimes = setOf("java", "java.exe", "w3wp.exe", "httpd", "apache2", "
 var shells = setOf("sh", "bash", "dash", "zsh", "ash", "cmd.exe", "powershell.exe", "pwsh.exe", "pwsh")
 
 // readEndpointBehaviour reads the behaviour of every process in the payload.
-func readEndpointBehaviour(d *doc, f *EndpointFields) {
+func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b := &f.Behaviour
-	commands := strings.ToLower(lowerJoin(d.strs("commandline", "cmdline", "processcommandline", "processcmdline", "command", "initiatingprocesscommandline", "parentcommandline", "parentcmdline", "scriptblocktext")))
-	commands += "\n" + f.CommandLine + "\n" + f.Context.DecodedCommand
+	commands := p.Commands + "\n" + f.CommandLine + "\n" + f.Context.DecodedCommand
 	// The sensor's own name for the behaviour counts too (GuardDuty's
 	// Execution:Runtime/ReverseShell, EDR detections titled so).
 	b.ReverseShell = reverseShellRe.MatchString(commands) || containsAnyTerm(d.text, "reverse shell", "reverseshell", "reverse_shell")
@@ -84,4 +130,6 @@ func readEndpointBehaviour(d *doc, f *EndpointFields) {
 	// whichever field the vendor chose, so the whole payload is read.
 	tree := d.text + "\n" + commands
 	b.RemoteAccess = firstMarker(tree, remoteAccessTools)
+	b.ReverseTunnel = reverseTunnelRe.MatchString(f.CommandLine) && !privateTargetRe.MatchString(f.CommandLine)
+	b.Hostile = hostileBehaviour(f)
 }

@@ -39,7 +39,14 @@ type EndpointContext struct {
 	// output (Visual Studio bin\Debug, Cargo target/release, a repos
 	// folder): freshly compiled, unsigned and unknown to reputation.
 	BuildOutput bool `expr:"build_output" json:"build_output,omitempty"`
+	// BuildAgent is set when the parent is a continuous-integration agent
+	// (Jenkins, GitLab Runner, Azure Pipelines, GitHub Actions, TeamCity,
+	// Buildkite, Bamboo), whose job is to run shells for build steps.
+	BuildAgent bool `expr:"build_agent" json:"build_agent,omitempty"`
 }
+
+// buildAgentRe recognises a CI agent by its program or working folder.
+var buildAgentRe = regexp.MustCompile(`(?i)jenkins|\bagent\.jar\b|gitlab-runner|actions-runner|runner\.worker|vsts-agent|azagent|[\\/]agent[\\/]_work[\\/]|teamcity|buildagent|buildkite-agent|bamboo-agent`)
 
 var buildOutputRe = regexp.MustCompile(`(?i)[\\/](source[\\/]repos|bin[\\/](debug|release)|target[\\/](debug|release)|node_modules[\\/]\.bin)[\\/]`)
 
@@ -99,11 +106,17 @@ func installedProgramPath(p string) bool {
 	return containsAnyTerm(p, `\program files\`, `\program files (x86)\`, `\windows\ccm\`) || strings.HasPrefix(p, "/opt/") || strings.HasPrefix(p, "/usr/")
 }
 
-func readEndpointContext(d *doc, f *EndpointFields) {
+func readEndpointContext(d *doc, p processFacts, f *EndpointFields) {
 	c := &f.Context
-	rawCmd := d.str("commandline", "cmdline", "processcommandline", "command", "initiatingprocesscommandline", "maliciousprocessarguments")
+	rawCmd := p.CommandLine
+	if rawCmd == "" {
+		rawCmd = d.str("maliciousprocessarguments")
+	}
 	c.DecodedCommand = decodePowerShell(rawCmd)
-	parentPath := strings.ToLower(d.str("parentprocessfilepath", "parentpath", "parentimage", "parentcmdline", "parentcommandline", "parentexecutable"))
+	parentPath := strings.ToLower(p.ParentPath)
+	if parentPath == "" {
+		parentPath = strings.ToLower(p.ParentCommandLine)
+	}
 	c.ParentInstalled = installedProgramPath(parentPath)
 	user := strings.ToLower(f.User)
 	sid := d.str("userid", "usersid", "sid")
@@ -113,5 +126,6 @@ func readEndpointContext(d *doc, f *EndpointFields) {
 	text := strings.ToLower(rawCmd) + "\n" + c.DecodedCommand + "\n" + strings.ToLower(f.FilePath)
 	c.AutomationTool = firstMarker(text, automationMarkers)
 	c.BuildOutput = buildOutputRe.MatchString(f.FilePath)
+	c.BuildAgent = buildAgentRe.MatchString(p.ParentCommandLine + "\n" + p.ParentPath + "\n" + p.ParentName)
 	c.GroupPolicyScript = gpoScriptRe.MatchString(rawCmd+" "+f.FilePath) && (f.Parent == "userinit.exe" || f.Parent == "gpscript.exe" || f.Parent == "" || lolbins[f.Parent])
 }

@@ -8,11 +8,14 @@ import (
 // hostingASNs are autonomous systems of virtual-server and hosting
 // providers, where anyone can rent an address by the hour: DigitalOcean,
 // Hetzner, OVH, Linode, Vultr, M247, Leaseweb, Contabo, ColoCrossing,
-// Datacamp, Scaleway, Hostinger, IONOS. The large clouds (Microsoft,
+// Datacamp, Scaleway, Hostinger, IONOS, netcup, FranTech (BuyVM),
+// WorldStream, IP Volume, Timeweb, Stark Industries, Aeza, and Contabo's
+// American and Asian networks. The large clouds (Microsoft,
 // Amazon, Google) are left out: companies' own virtual desktops, proxies
 // and services sign in from them every day.
 var hostingASNs = setOf("14061", "24940", "16276", "63949", "20473", "9009", "60781", "28753", "51167", "36352",
-	"212238", "12876", "47583", "8560", "46606", "62240")
+	"212238", "12876", "47583", "8560", "46606", "62240",
+	"197540", "53667", "49981", "202425", "9123", "44477", "210644", "40021", "141995")
 
 // signInASN returns the autonomous system number the payload states for
 // the sign-in's address, as text, whether given as a number, a string

@@ -1,6 +1,9 @@
 package triage
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // workloadSignIn reports a sign-in by an application rather than a person
 // (an Entra service principal or managed identity, a cloud workload
@@ -28,4 +31,21 @@ func workloadSignIn(d *doc) (workload bool, countries int) {
 // credential bound to where it runs.
 func workloadSecret(d *doc) bool {
 	return normKey(d.str("clientcredentialtype", "credentialtype")) == "clientsecret"
+}
+
+// newCredentialRe finds a statement that the credential in use was added
+// recently: "new client secret", "credential key ... added <date>",
+// "certificate was uploaded yesterday".
+var newCredentialRe = regexp.MustCompile(`\b(new|newly (added|created|generated)|recently (added|created)|fresh)\s+(client\s+)?(secret|credential|certificate|key|password)s?\b|\b(secret|credential|certificate|key|password)s?\b[^.\n]{0,60}\b(was |were )?(added|created|generated|uploaded|registered)\b`)
+
+// workloadNewCredential reports a workload sign-in with a credential the
+// payload calls new, or whose age it gives as under a week.
+func workloadNewCredential(d *doc) bool {
+	if n, ok := d.number("credentialagedays", "secretagedays", "keyagedays", "credentialage"); ok && n >= 0 && n < 7 {
+		return true
+	}
+	if v, ok := d.boolean("newcredential", "isnewcredential", "credentialrecentlyadded"); ok {
+		return v
+	}
+	return newCredentialRe.MatchString(d.text)
 }

@@ -126,6 +126,10 @@ type IdentityFields struct {
 	Workload          bool `expr:"workload" json:"workload,omitempty"`
 	WorkloadSecret    bool `expr:"workload_secret" json:"workload_secret,omitempty"`
 	WorkloadCountries int  `expr:"workload_countries" json:"workload_countries,omitempty"`
+	// WorkloadNewCredential is set when the workload signed in with a
+	// credential (secret, certificate, key) the payload says was added
+	// recently: the persistence step of taking over an application.
+	WorkloadNewCredential bool `expr:"workload_new_credential" json:"workload_new_credential,omitempty"`
 	// LeakedCredentials is set when the provider found the user's
 	// password in a breach or leak (Entra leakedCredentials, Google's
 	// password-leak account warning, Okta breached credentials).

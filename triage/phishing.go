@@ -7,6 +7,13 @@ import (
 	"strings"
 )
 
+// Evidence groups the phishing analyzer's own signals share with verdict
+// rules that read the same fact (see Rule.Group).
+const (
+	groupLookalikeSender = "lookalike_sender"
+	groupAuthFailed      = "auth_failed"
+)
+
 var phishingThresholds = thresholds{malicious: 0.70, suspicious: 0.25, benign: -0.25, maxPositiveForBenign: 0.30}
 
 // credentialKeywords in a link's path or query are typical of pages that
@@ -74,12 +81,12 @@ func analyzePhishing(ind Indicators, d *doc, f EmailFields) Analysis {
 	lookalikeSender := false
 	if m.senderDomain != "" {
 		if l, ok := brandLookalike(m.senderDomain); ok {
-			ev.add(0.40, "sender domain %s imitates %s: it %s", m.senderDomain, l.target, l.how)
+			ev.addGrouped(groupLookalikeSender, 0.40, "sender domain %s imitates %s: it %s", m.senderDomain, l.target, l.how)
 			lookalikeSender = true
 		} else if l, ok := orgLookalike(m.senderDomain, m.orgDomains); ok && l.tenant && authAligned(m.auth) {
 			ev.add(0.10, "sender domain %s carries the organisation's name as a tenant of another service, which authenticated it", m.senderDomain)
 		} else if ok {
-			ev.add(0.40, "sender domain %s imitates the recipient organisation %s: it %s", m.senderDomain, l.target, l.how)
+			ev.addGrouped(groupLookalikeSender, 0.40, "sender domain %s imitates the recipient organisation %s: it %s", m.senderDomain, l.target, l.how)
 			lookalikeSender = true
 		}
 	}
@@ -191,7 +198,7 @@ func scoreAuth(ev *evidence, auth map[string]string, noCredit bool) (passed, fai
 		}
 	}
 	if failWeight > 0 {
-		ev.add(min(failWeight, 0.30), "sender authentication failed (%s)", strings.Join(fails, ", "))
+		ev.addGrouped(groupAuthFailed, min(failWeight, 0.30), "sender authentication failed (%s)", strings.Join(fails, ", "))
 		return false, true
 	}
 	if len(passes) == 0 || noCredit {

@@ -36,6 +36,12 @@ type Rule struct {
 	// (an analyst's false-positive resolution): when it fires, one strong
 	// malicious signal no longer bars a benign verdict on its own.
 	Resolves bool `yaml:"resolves"`
+	// Group names the underlying fact the rule reads when other rules (or
+	// the analyzer's own signals) read it too: of the fired members of a
+	// group only the strongest counts on each side, so one encoded command
+	// line or one hosting network is weighed once however many rules notice
+	// it. Empty for a rule that stands alone.
+	Group string `yaml:"group"`
 
 	when, evidence *vm.Program
 }
@@ -50,6 +56,7 @@ var builtinRuleFiles embed.FS
 
 var (
 	ruleIDRe     = regexp.MustCompile(`^[a-z][a-z0-9_.]{2,63}$`)
+	groupRe      = regexp.MustCompile(`^[a-z][a-z0-9_]{2,39}$`)
 	techniqueRe  = regexp.MustCompile(`^T[0-9]{4}(\.[0-9]{3})?$`)
 	validKinds   = setOf(kindPhishing, kindMalware, kindLogin, kindGeneric)
 	builtinRules = mustLoadBuiltinRules()
@@ -157,6 +164,9 @@ func (r *Rule) compile() error {
 		return errors.New("weight must be non-zero and within -1..1")
 	case strings.TrimSpace(r.Explanation) == "":
 		return errors.New("explanation is required")
+	}
+	if r.Group != "" && !groupRe.MatchString(r.Group) {
+		return errors.New("group must be lower case letters, digits or underscores (3 to 40)")
 	}
 	if r.Resolves && r.Weight > 0 {
 		return errors.New("only a benign (negative) rule can resolve")
