@@ -108,6 +108,7 @@ var formatProbes = []formatProbe{
 	{"mimecast", "email", []string{"clicklogs", "fromuseremailaddress"}},
 	{"mimecast", "email", []string{"ttpdefinition", "subject"}},
 	{"graph_email", "email", []string{"analyzedmessageevidence"}},
+	{"cisco_esa", "email", []string{"esamid"}},
 	{"entra_signin", "identity", []string{"userprincipalname", "clientappused"}},
 	{"entra_signin", "identity", []string{"userprincipalname", "appdisplayname", "ipaddress"}},
 	{"entra_signin", "identity", []string{"riskleveldursignin"}},

@@ -94,14 +94,24 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.LinkHosts = sortedKeys(hosts)
 	f.LinksOnSenderDomain = len(hosts) > 0 && m.senderDomain != ""
 	for h := range hosts {
-		if !sameBrandDomain(h, m.senderDomain) {
+		own := sameBrandDomain(h, m.senderDomain) || sendersOwnService(h, m)
+		if !own {
 			f.LinksOnSenderDomain = false
+		}
+		if _, branded := ownerBrand(h); !own && !branded && !ownTenantHost(h, m.orgDomains) {
+			f.UnvouchedLinkHosts++
 		}
 	}
 	for _, a := range m.attachments {
 		f.Attachments = append(f.Attachments, a.name)
 	}
+	if len(f.Attachments) == 0 {
+		f.Attachments = esaAttachments(d)
+	}
 	f.ThreatType = emailThreatType(d)
+	if threat, confidence, ok := esaThreat(d); ok && (f.ThreatType == "" || f.ThreatType == "clean") {
+		f.ThreatType, f.ThreatConfidence = threat, confidence
+	}
 	readGatewayJudgement(d, &f)
 	f.Delivery = emailDelivery(d)
 	if v, ok := d.boolean("clicked", "userclicked", "clickallowed", "urlclicked"); ok && v || d.has("clicktime", "clickip") {
@@ -113,6 +123,15 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.Bulk = m.platform != "" || m.listUnsubscribe || f.ThreatType == "bulk"
 	readSenderFamiliarity(d, &f)
 	f.CredentialForm = containsAnyTerm(m.content, "<form", "type=\"password\"", "type='password'", "enter your password", "confirm your password")
+	if b, ok := ownerBrand(m.senderDomain); ok && m.senderDomain != "" && !f.FreeMail {
+		f.SenderBrand = b.name
+	}
+	f.SenderReputation = senderReputation(d)
+	readMessageSignals(d, m, &f)
+	if f.LaterVerdict && f.MalwareName != "" && (f.ThreatType == "" || f.ThreatType == "clean") {
+		// A later verdict naming malware overrides the clean first scan.
+		f.ThreatType = "malware"
+	}
 	sort.Strings(f.URLs)
 	return f
 }
@@ -140,13 +159,19 @@ func readDefenderAuth(d *doc, auth map[string]string) {
 // ThreatTypes, Proofpoint classification, Mimecast scan results and
 // generic threat fields. Spam and bulk are kept apart from phishing.
 func emailThreatType(d *doc) string {
-	text := normKey(lowerJoin(d.scalarStrs("attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus", "outbreakfilters", "outbreakfilter")))
+	text := normKey(lowerJoin(d.scalarStrs("attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus", "outbreakfilters", "outbreakfilter", "taxonomy", "reasonextra", "spyname", "threatnames")) + " " + reclassification(d))
 	switch {
 	case strings.Contains(text, "malware") || strings.Contains(text, "virus"):
 		return "malware"
 	case strings.Contains(text, "phish") || strings.Contains(text, "credential"):
 		return "phish"
 	case strings.Contains(text, "impostor") || strings.Contains(text, "impersonation") || strings.Contains(text, "bec"):
+		return "impostor"
+	case strings.Contains(text, "extortion") || strings.Contains(text, "sextortion"):
+		return "extortion"
+	case strings.Contains(text, "reconnaissance"):
+		return "recon"
+	case strings.Contains(text, "spoof"):
 		return "impostor"
 	case strings.Contains(text, "bulk") || strings.Contains(text, "newsletter") || strings.Contains(text, "graymail"):
 		return "bulk"
@@ -238,4 +263,33 @@ func readSenderFamiliarity(d *doc, f *EmailFields) {
 		f.QRCode = true
 	}
 	f.SenderCompromised = containsAnyTerm(d.text, "compromised vendor", "compromised supplier", "compromised account", "account shows signs of compromise", "vendor email compromise", "account takeover")
+}
+
+// reclassification reads an alert type that reports a verdict changed
+// after delivery (Google's "Phishing reclassification", "Malware
+// reclassification"): the new verdict is the threat type.
+func reclassification(d *doc) string {
+	var out []string
+	for _, t := range d.scalarStrs("type", "alerttype") {
+		if strings.Contains(strings.ToLower(t), "reclassification") {
+			out = append(out, normKey(t))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// sendersOwnService reports a link host that belongs to the service the
+// sender itself sent through or is: the bulk-mail platform that carried
+// the message (its tracking and list pages), or the brand that owns the
+// sender domain.
+func sendersOwnService(host string, m emailMessage) bool {
+	if isCustomerContentHost(host) || m.senderDomain == "" {
+		return false
+	}
+	if m.platform != "" && bulkMailDomains[registrableDomain(host)] == m.platform {
+		return true
+	}
+	hb, ok := ownerBrand(host)
+	sb, sok := ownerBrand(m.senderDomain)
+	return ok && sok && hb.name == sb.name
 }
