@@ -15,6 +15,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		for _, s := range d.strs("senderfromaddress", "senderaddress", "fromaddress", "headerfrom", "fromheader", "sendermailfromaddress", "senderfrom", "srcuser") {
 			if addr := firstEmail(s); addr != "" {
 				m.sender, m.senderDomain = addr, addr[strings.LastIndexByte(addr, '@')+1:]
+				markInternal(&m)
 				break
 			}
 		}
@@ -292,4 +293,20 @@ func sendersOwnService(host string, m emailMessage) bool {
 	hb, ok := ownerBrand(host)
 	sb, sok := ownerBrand(m.senderDomain)
 	return ok && sok && hb.name == sb.name
+}
+
+// markInternal sets internal once the sender is known late: a recipient
+// domain equal to the sender's makes the mail internal, and that domain
+// is no organisation the sender could imitate.
+func markInternal(m *emailMessage) {
+	senderReg := registrableDomain(m.senderDomain)
+	var orgs []string
+	for _, o := range m.orgDomains {
+		if o == senderReg {
+			m.internal = true
+			continue
+		}
+		orgs = append(orgs, o)
+	}
+	m.orgDomains = orgs
 }

@@ -38,7 +38,7 @@ var (
 	disputeTerms = []string{"did not authorize", "didn't authorize", "did not make", "didn't make", "not authorized", "unauthorized", "to cancel", "cancel this", "cancel your", "cancellation", "refund", "dispute", "if this wasn't you", "if this was not you", "not you?"}
 	billingTerms = []string{"invoice", "renewal", "renewed", "subscription", "charge", "charged", "order", "purchase", "receipt", "payment", "billing", "membership", "plan"}
 
-	bitcoinRe       = regexp.MustCompile(`\b(?:bc1[a-z0-9]{25,60}|[13][a-km-za-hj-np-z1-9]{25,34}|0x[a-f0-9]{40})\b`)
+	bitcoinRe       = regexp.MustCompile(`\b(?:bc1[a-z0-9]{25,60}|[13][a-z1-9]{25,34}|0x[a-f0-9]{40})\b`)
 	cryptoTerms     = []string{"bitcoin", "btc", "cryptocurrency", "crypto wallet", "wallet address", "monero", "ethereum"}
 	extortionThreat = []string{"hacked", "recorded you", "recorded a video", "webcam", "your contacts", "is your password", "your password is", "malware on your", "intimate", "embarrassing", "send it to", "expose", "publish the", "leak the", "remote access to your"}
 
@@ -93,11 +93,11 @@ func callbackLure(text string) bool {
 	return phoneRe.MatchString(text) && containsAnyTerm(text, callVerbs...) && containsAnyTerm(text, disputeTerms...) && containsAnyTerm(text, billingTerms...)
 }
 
-// extortion reports a demand for cryptocurrency under a threat to the
-// reader (sextortion and its kin).
+// extortion reports a demand for cryptocurrency to a wallet address
+// under a threat to the reader (sextortion and its kin). Text is
+// lowercased, so legacy Bitcoin addresses are matched case-blind.
 func extortion(text string) bool {
-	crypto := containsAnyTerm(text, cryptoTerms...) || bitcoinRe.MatchString(text)
-	return crypto && containsAnyTerm(text, extortionThreat...)
+	return containsAnyTerm(text, cryptoTerms...) && bitcoinRe.MatchString(text) && containsAnyTerm(text, extortionThreat...)
 }
 
 // ownDomainSpoof reports mail whose From claims the organisation's own
