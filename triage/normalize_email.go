@@ -129,6 +129,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	}
 	f.SenderReputation = senderReputation(d)
 	readMessageSignals(d, m, &f)
+	readForwarding(d, &f)
 	if f.LaterVerdict && f.MalwareName != "" && (f.ThreatType == "" || f.ThreatType == "clean") {
 		// A later verdict naming malware overrides the clean first scan.
 		f.ThreatType = "malware"

@@ -247,6 +247,17 @@ type EmailFields struct {
 	// sender's own domain, nor a well-known brand's, nor the
 	// organisation's own tenant: places nobody in the exchange vouches for.
 	UnvouchedLinkHosts int `expr:"unvouched_link_hosts" json:"unvouched_link_hosts,omitempty"`
+	// Forwarding is set for an alert about automatic mail forwarding;
+	// ForwardingOutside when a destination lies outside the organisation,
+	// ForwardingOwnService when every destination is the organisation's
+	// own domain or its own tenant of a service; ChangeRecord when the
+	// alert cites a change ticket or request for it.
+	Forwarding           bool `expr:"forwarding" json:"forwarding,omitempty"`
+	ForwardingOutside    bool `expr:"forwarding_outside" json:"forwarding_outside,omitempty"`
+	ForwardingOwnService bool `expr:"forwarding_own_service" json:"forwarding_own_service,omitempty"`
+	ChangeRecord         bool `expr:"change_record" json:"change_record,omitempty"`
+	// ForwardingConsumer is set when a destination is a consumer mailbox.
+	ForwardingConsumer bool `expr:"forwarding_consumer" json:"forwarding_consumer,omitempty"`
 	// SenderReputation is the gateway's reputation of the sending host
 	// or domain folded to good, poor or "".
 	SenderReputation string `expr:"sender_reputation" json:"sender_reputation,omitempty"`
