@@ -73,6 +73,7 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 			if name, val, ok := namedParameter(t); ok {
 				d.entries = append(d.entries, entry{key: name, val: val, depth: n.depth + 1})
 			}
+			d.entries = append(d.entries, indicatorEntries(t, n.depth+1)...)
 		case map[string]string:
 			for _, k := range sortedKeys(t) {
 				d.entries = append(d.entries, entry{key: normKey(k), val: t[k], depth: n.depth + 1})

@@ -125,3 +125,19 @@ func TestMoreBrandsAreKnown(t *testing.T) {
 		}
 	}
 }
+
+func TestIndicatorObjectsAreIndexedByFieldAndType(t *testing.T) {
+	d := newDoc(map[string]any{"indicators": []any{
+		map[string]any{"id": 4, "type": "command_line", "field": "processCmd", "value": "wscript.exe a.js", "provenance": []any{"Alert"}},
+		map[string]any{"id": 5, "type": "url", "field": "mailUrlsRealLink", "value": "https://example.net/a.zip"},
+	}})
+	if got := d.str("commandline"); got != "wscript.exe a.js" {
+		t.Errorf("by type: %q", got)
+	}
+	if got := d.str("processcmd"); got != "wscript.exe a.js" {
+		t.Errorf("by field: %q", got)
+	}
+	if got := d.str("mailurlsreallink"); got != "https://example.net/a.zip" {
+		t.Errorf("url by field: %q", got)
+	}
+}
