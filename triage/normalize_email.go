@@ -12,7 +12,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	m := readEmail(d, ind)
 	if m.sender == "" {
 		// Proofpoint, Mimecast and Defender name the sender differently.
-		for _, s := range d.strs("senderfromaddress", "senderaddress", "fromaddress", "headerfrom", "fromheader", "sendermailfromaddress", "senderfrom", "srcuser") {
+		for _, s := range d.strs("senderfromaddress", "senderaddress", "fromaddress", "headerfrom", "fromheader", "sendermailfromaddress", "senderfrom", "srcuser", "fromuseremailaddress", "suser") {
 			if addr := firstEmail(s); addr != "" {
 				m.sender, m.senderDomain = addr, addr[strings.LastIndexByte(addr, '@')+1:]
 				markInternal(&m)
