@@ -264,7 +264,7 @@ func readSenderFamiliarity(d *doc, f *EmailFields) {
 	} else if containsAnyTerm(d.text, "qr code", "qr-code", "qrcode") {
 		f.QRCode = true
 	}
-	f.SenderCompromised = containsAnyTerm(d.text, "compromised vendor", "compromised supplier", "compromised account", "account shows signs of compromise", "vendor email compromise", "account takeover")
+	f.SenderCompromised = containsAnyTerm(productText(d), "compromised vendor", "compromised supplier", "compromised account", "account shows signs of compromise", "vendor email compromise", "account takeover")
 }
 
 // reclassification reads an alert type that reports a verdict changed

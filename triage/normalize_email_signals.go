@@ -20,9 +20,9 @@ var (
 	// detection name.
 	malwareFamilies = []string{
 		"qakbot", "qbot", "emotet", "icedid", "guloader", "formbook", "xloader", "agenttesla", "agent tesla", "remcos",
-		"asyncrat", "lumma", "redline", "raccoon stealer", "vidar", "bumblebee", "pikabot", "darkgate", "lokibot",
-		"njrat", "ursnif", "gozi", "trickbot", "dridex", "netwire", "snake keylogger", "nanocore", "cobalt strike",
-		"latrodectus", "strela", "wikiloader", "amadey", "smokeloader",
+		"asyncrat", "lummac2", "lumma stealer", "redline stealer", "raccoon stealer", "vidar stealer", "bumblebee loader", "pikabot", "darkgate", "lokibot",
+		"njrat", "ursnif", "trickbot", "dridex", "netwire", "snake keylogger", "nanocore", "cobalt strike",
+		"latrodectus", "strelastealer", "wikiloader", "amadey", "smokeloader",
 	}
 
 	// laterVerdictTerms mark a verdict reached after the message was
@@ -52,14 +52,16 @@ var (
 // readMessageSignals fills the fields of this file from the whole alert d
 // and the message m already read.
 func readMessageSignals(d *doc, m emailMessage, f *EmailFields) {
-	text := d.text
+	// What the product says is read apart from what the message says: a
+	// security newsletter may name Emotet or explain inbox rules.
+	text := productText(d)
 	f.MalwareName = malwareName(text)
 	f.LaterVerdict = containsAnyTerm(text, laterVerdictTerms...)
 	if v, ok := d.boolean("postremediated", "retrospective", "zapped", "postdelivery"); ok && v {
 		f.LaterVerdict = true
 	}
-	f.CallbackLure = callbackLure(m.content+"\n"+text) || containsAnyTerm(insightText(d), "callback", "call-back", "phone number")
-	f.Extortion = f.ThreatType == "extortion" || extortion(m.content+"\n"+text)
+	f.CallbackLure = callbackLure(d.text) || containsAnyTerm(insightText(d), "callback", "call-back", "phone number")
+	f.Extortion = f.ThreatType == "extortion" || extortion(d.text)
 	f.PaymentRecon = f.ThreatType == "recon" || containsAnyTerm(m.content, reconAsks...) && containsAnyTerm(m.content, reconTargets...) && len(m.links) == 0 && len(m.attachments) == 0
 	f.MailboxHidingRule = containsAnyTerm(text, "inbox rule", "mail rule", "mailbox rule", "new-inboxrule", "newinboxrule", "set-inboxrule") && containsAnyTerm(text, hidingRulePlaces...)
 	f.InternalPhishBurst = containsAnyTerm(text, internalPhish...)
@@ -112,4 +114,34 @@ func ownDomainSpoof(d *doc, m emailMessage, f *EmailFields) bool {
 	}
 	gateway := normKey(lowerJoin(d.scalarStrs("taxonomy", "reason", "reasonextra", "detectionmethods", "threattypes", "classification", "category")))
 	return containsAnyTerm(gateway, "spoof", "dmarcreject", "dmarcpolicyreject", "dmarcfail")
+}
+
+// messageTextKeys hold the message's own words rather than the product's.
+var messageTextKeys = setOf(append([]string{"bodysnippet", "messagebodysnippet", "subjecttext", "snippet", "preview"}, contentKeys...)...)
+
+// productText is the lowercased text of the alert without the message's
+// own subject and body: the product's verdicts, reasons and logs.
+func productText(d *doc) string {
+	var b strings.Builder
+	for _, e := range d.entries {
+		if messageTextKeys[e.key] {
+			continue
+		}
+		switch v := e.val.(type) {
+		case string:
+			b.WriteString(strings.ToLower(v))
+			b.WriteByte('\n')
+		case []any:
+			for _, x := range v {
+				if s, ok := x.(string); ok {
+					b.WriteString(strings.ToLower(s))
+					b.WriteByte('\n')
+				}
+			}
+		}
+		if b.Len() > maxDocText {
+			break
+		}
+	}
+	return b.String()
 }

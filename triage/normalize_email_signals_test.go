@@ -74,7 +74,7 @@ func TestMessageSignalsNeedNoLink(t *testing.T) {
 		{"sextortion", "I hacked your device and recorded you. Pay 0.05 bitcoin to bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh within 48 hours.", false, true, false, ""},
 		{"crypto newsletter", "Bitcoin rose 4% this week; see our market report.", false, false, false, ""},
 		{"payments contact question", "Hi, who handles supplier invoices at your company?", false, false, true, ""},
-		{"sandbox names a family", "Sandbox verdict: malicious (Trojan:Win32/Emotet.PX)", false, false, false, "trojan:win32/emotet.px"},
+		{"a newsletter naming a family", "This week: Emotet returns with OneNote lures (Trojan:Win32/Emotet.PX).", false, false, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -139,5 +139,14 @@ func TestIndicatorObjectsAreIndexedByFieldAndType(t *testing.T) {
 	}
 	if got := d.str("mailurlsreallink"); got != "https://example.net/a.zip" {
 		t.Errorf("url by field: %q", got)
+	}
+}
+
+func TestSandboxVerdictNamesTheFamily(t *testing.T) {
+	raw := map[string]any{"senderAddress": "a@example.net", "recipientAddress": "b@example.org", "subject": "Statement",
+		"attachments": []any{map[string]any{"fileName": "statement.one", "sandboxResult": "malicious (Trojan:Win32/Emotet.PX)"}}}
+	f := readEmailFields(newDoc(raw), ExtractIndicators(raw))
+	if f.MalwareName != "trojan:win32/emotet.px" {
+		t.Errorf("malware name %q", f.MalwareName)
 	}
 }
