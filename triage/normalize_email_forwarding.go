@@ -13,7 +13,7 @@ var forwardingKeys = []string{"forwardingsmtpaddress", "forwardingaddress", "for
 // is on record.
 func readForwarding(d *doc, f *EmailFields) {
 	kind := normKey(lowerJoin(d.strs("title", "alertname", "name", "configurationtype", "type", "operation")))
-	if !containsAnyTerm(kind, "forwarding", "forwardingrule", "redirect", "autoforward") {
+	if !containsAnyTerm(kind, "forwarding", "autoforward", "redirectrule", "mailredirect", "redirectto") {
 		return
 	}
 	f.Forwarding = true

@@ -23,8 +23,8 @@ import (
 // current estimate of generalization, and their floor starts there.
 const (
 	tunedExactFloor   = 0.91
-	untunedExactFloor = 0.91
-	newestExactFloor  = 0.43
+	untunedExactFloor = 0.92
+	newestExactFloor  = 0.58
 )
 
 // untunedFolders are the folders of cases never tuned on, by part.
