@@ -118,7 +118,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	if v, ok := d.boolean("clicked", "userclicked", "clickallowed", "urlclicked"); ok && v || d.has("clicktime", "clickip") {
 		f.Clicked = true
 	}
-	if v, ok := d.boolean("userreported", "reportedbyuser", "isuserreported"); ok && v || containsAnyTerm(normKey(d.str("eventtype", "reporttype", "source")), "userreported", "reportedphish", "reportphish") {
+	if v, ok := d.boolean("userreported", "reportedbyuser", "isuserreported"); ok && v || containsAnyTerm(normKey(lowerJoin(d.scalarStrs("eventtype", "reporttype", "source", "type", "alerttype"))), "userreported", "reportedphish", "reportphish", "suspiciousmessagereported") {
 		f.UserReported = true
 	}
 	f.Bulk = m.platform != "" || m.listUnsubscribe || f.ThreatType == "bulk"
@@ -173,7 +173,7 @@ func emailThreatType(d *doc) string {
 		return "extortion"
 	case strings.Contains(text, "reconnaissance"):
 		return "recon"
-	case strings.Contains(text, "spoof"):
+	case strings.Contains(text, "spoof") || strings.Contains(text, "scam") || strings.Contains(text, "conversationhijack"):
 		return "impostor"
 	case strings.Contains(text, "bulk") || strings.Contains(text, "newsletter") || strings.Contains(text, "graymail"):
 		return "bulk"

@@ -150,3 +150,18 @@ func TestSandboxVerdictNamesTheFamily(t *testing.T) {
 		t.Errorf("malware name %q", f.MalwareName)
 	}
 }
+
+func TestEmailSuitesAreRecognisedWhateverTheIncidentType(t *testing.T) {
+	for name, raw := range map[string]map[string]any{
+		"abnormal":       {"threats": []any{map[string]any{"abxMessageId": 1, "fromAddress": "a@example.net", "attackType": "Extortion"}}},
+		"check point":    {"entity": map[string]any{"entityPayload": map[string]any{"fromEmail": "a@example.net"}, "entitySecurityResult": map[string]any{"ap": map[string]any{"verdict": "phishing"}}}},
+		"barracuda":      {"env_from": "b@relay.example.net", "hdr_from": "a@example.net", "hdr_to": "c@example.org"},
+		"google alerts":  {"type": "User reported phishing", "data": map[string]any{"maliciousEntity": map[string]any{"fromHeader": "a@example.net"}, "messages": []any{map[string]any{"recipient": "c@example.org"}}}},
+		"cisco consolid": {"ESAMID": "1", "suser": "a@example.net", "duser": "c@example.org"},
+	} {
+		d := newDoc(raw)
+		if shape, _ := detectShape(raw, d); shape != "email" {
+			t.Errorf("%s: shape %q, want email", name, shape)
+		}
+	}
+}
