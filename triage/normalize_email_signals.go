@@ -30,7 +30,7 @@ var (
 	// purge from mailboxes already holding the message.
 	laterVerdictTerms = []string{
 		"retrospective verdict", "retrospective detection", "retrospective alert", "reclassification", "post-delivery", "post delivery",
-		"zero-hour auto purge", "mailbox auto remediation", "post remediated", "post-remediated", "removed after delivery",
+		"zero-hour auto purge", "phish zap", "malware zap", "mailbox auto remediation", "post remediated", "post-remediated", "removed after delivery",
 	}
 
 	phoneRe      = regexp.MustCompile(`(?:\+\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]\d{3}[\s.-]\d{4}\b|\+\d{1,3}[\s.-]?\d{2,4}[\s.-]\d{3,4}[\s.-]\d{3,4}\b`)
