@@ -34,16 +34,16 @@ var (
 	}
 
 	phoneRe      = regexp.MustCompile(`(?:\+\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]\d{3}[\s.-]\d{4}\b|\+\d{1,3}[\s.-]?\d{2,4}[\s.-]\d{3,4}[\s.-]\d{3,4}\b`)
-	callVerbs    = []string{"call ", "call:", "phone ", "dial ", "contact our", "reach our", "helpline", "help desk", "billing desk", "billing department", "support line", "toll free", "toll-free"}
+	callVerbs    = []string{"call ", "call:", "phone ", "dial ", "contact our", "reach our", "contact us", "reach us", "customer care", "helpline", "help desk", "billing desk", "billing department", "support line", "toll free", "toll-free"}
 	disputeTerms = []string{"did not authorize", "didn't authorize", "did not make", "didn't make", "not authorized", "unauthorized", "to cancel", "cancel this", "cancel your", "cancellation", "refund", "dispute", "if this wasn't you", "if this was not you", "not you?"}
 	billingTerms = []string{"invoice", "renewal", "renewed", "subscription", "charge", "charged", "order", "purchase", "receipt", "payment", "billing", "membership", "plan"}
 
 	bitcoinRe       = regexp.MustCompile(`\b(?:bc1[a-z0-9]{25,60}|[13][a-z1-9]{25,34}|0x[a-f0-9]{40})\b`)
 	cryptoTerms     = []string{"bitcoin", "btc", "cryptocurrency", "crypto wallet", "wallet address", "monero", "ethereum"}
-	extortionThreat = []string{"hacked", "recorded you", "recorded a video", "webcam", "your contacts", "is your password", "your password is", "malware on your", "intimate", "embarrassing", "send it to", "expose", "publish the", "leak the", "remote access to your"}
+	extortionThreat = []string{"hacked", "recorded you", "recorded a video", "video of you", "webcam", "your contacts", "is your password", "your password is", "malware on your", "access to your device", "access to all your", "intimate", "embarrassing", "adult website", "porn", "send it to", "expose", "publish the", "leak the", "remote access to your"}
 
-	reconAsks    = []string{"who handles", "who is responsible for", "who manages", "who takes care of", "contact for", "contact details for", "point of contact", "the right person", "who should i"}
-	reconTargets = []string{"accounts payable", "invoice", "payment", "payroll", "wire", "finance", "billing", "vendor", "supplier"}
+	reconAsks    = []string{"who handles", "who is responsible for", "who is in charge of", "who manages", "who takes care of", "who processes", "contact for", "contact details for", "contact of", "email address of", "point of contact", "the right person", "who should i"}
+	reconTargets = []string{"accounts payable", "accounts department", "accounting", "invoice", "payment", "payroll", "wire", "finance", "billing", "vendor", "supplier"}
 
 	hidingRulePlaces = []string{"rss", "mark as read", "markasread", "marked as read", "mark read", "delete", "conversation history", "archive", "junk", "movetofolder", "moved to"}
 	internalPhish    = []string{"internal phishing", "internal-to-internal", "internal recipients received", "sent to internal", "internal recipients", "phishing to colleagues", "internal spam"}
