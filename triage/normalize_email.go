@@ -161,10 +161,12 @@ func readDefenderAuth(d *doc, auth map[string]string) {
 // ThreatTypes, Proofpoint classification, Mimecast scan results and
 // generic threat fields. Spam and bulk are kept apart from phishing.
 func emailThreatType(d *doc) string {
-	text := normKey(lowerJoin(d.scalarStrs("attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus", "outbreakfilters", "outbreakfilter", "taxonomy", "reasonextra", "spyname", "threatnames")) + " " + reclassification(d))
+	text := normKey(lowerJoin(d.scalarStrs("attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus", "outbreakfilters", "outbreakfilter", "taxonomy", "reason", "reasonextra", "spyname", "threatnames")) + " " + reclassification(d))
 	switch {
-	case strings.Contains(text, "malware") || strings.Contains(text, "virus"):
+	case strings.Contains(text, "malware") || strings.Contains(text, "virus") || strings.Contains(text, "maliciousfile") || strings.Contains(text, "maliciousattachment"):
 		return "malware"
+	case strings.Contains(text, "maliciousurl") || strings.Contains(text, "maliciouslink"):
+		return "phish"
 	case strings.Contains(text, "phish") || strings.Contains(text, "credential"):
 		return "phish"
 	case strings.Contains(text, "impostor") || strings.Contains(text, "impersonation") || strings.Contains(text, "bec"):
