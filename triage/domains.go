@@ -18,6 +18,8 @@ var customerContentSuffixes = []string{
 	"s3.amazonaws.com", "cloudfront.net", "weebly.com", "sites.google.com", "forms.gle",
 	"docs.google.com", "1drv.ms", "onedrive.live.com", "box.com", "notion.site", "godaddysites.com",
 	"wordpress.com", "blogspot.com", "glitch.me", "repl.co", "typeform.com", "jotform.com",
+	"docsend.com", "express.adobe.com", "canva.site", "wixsite.com", "sway.office.com", "sway.cloud.microsoft",
+	"webflow.io", "framer.website", "carrd.co", "gitbook.io",
 }
 
 // decodeHost lowercases host, drops a trailing dot and turns punycode

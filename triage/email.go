@@ -35,10 +35,13 @@ type emailAttachment struct {
 }
 
 var (
-	senderKeys    = []string{"sender", "from", "fromaddress", "senderaddress", "senderemail", "mailfrom", "envelopefrom", "headerfrom", "p1sender", "p2sender"}
-	recipientKeys = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "recipientemailaddress", "reporter", "reportedby", "mailbox"}
-	contentKeys   = []string{"subject", "body", "bodytext", "bodyhtml", "bodypreview", "text", "html", "snippet", "preview", "content", "plaintext", "textbody", "htmlbody"}
-	mailMetaKeys  = []string{"returnpath", "xmailer", "mailer", "listid", "xsender", "envelopefrom", "mailfrom", "dkimsignature", "feedbackid", "xfeedbackid", "xmcuser", "xsgeid", "xsgid", "listunsubscribe", "authenticationresults", "received", "dkimdomain", "signingdomain"}
+	// headerFromKeys name the From header itself, which the reader sees
+	// and DMARC aligns to; they win over envelope senders.
+	headerFromKeys = []string{"headerfrom", "hdrfrom", "fromheader", "esafriendlyfrom", "friendlyfrom"}
+	senderKeys     = []string{"sender", "from", "fromaddress", "senderaddress", "senderemail", "mailfrom", "envelopefrom", "headerfrom", "p1sender", "p2sender"}
+	recipientKeys  = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "recipientemailaddress", "reporter", "reportedby", "mailbox", "duser"}
+	contentKeys    = []string{"subject", "body", "bodytext", "bodyhtml", "bodypreview", "text", "html", "snippet", "preview", "content", "plaintext", "textbody", "htmlbody", "bodysnippet", "messagebodysnippet", "subjecttext", "msg"}
+	mailMetaKeys   = []string{"returnpath", "xmailer", "mailer", "listid", "xsender", "envelopefrom", "mailfrom", "dkimsignature", "feedbackid", "xfeedbackid", "xmcuser", "xsgeid", "xsgid", "listunsubscribe", "authenticationresults", "received", "dkimdomain", "signingdomain"}
 
 	anchorRe  = regexp.MustCompile(`(?is)<a\s[^>]*?href\s*=\s*["']([^"']+)["'][^>]*>(.*?)</a>`)
 	tagRe     = regexp.MustCompile(`<[^>]*>`)
@@ -70,7 +73,8 @@ var bulkMailMarkers = [][2]string{
 func readEmail(d *doc, ind Indicators) emailMessage {
 	hdr := headerDoc(d)
 	var m emailMessage
-	for _, v := range append(d.values(senderKeys...), hdr.values(senderKeys...)...) {
+	from := append(d.values(headerFromKeys...), d.values(senderKeys...)...)
+	for _, v := range append(from, hdr.values(senderKeys...)...) {
 		if addr, name := parseMailbox(v); addr != "" {
 			m.sender, m.displayName = addr, name
 			break
@@ -176,7 +180,9 @@ func readLinks(d *doc, ind Indicators, content string) []emailLink {
 		}
 	}
 	for _, u := range ind.URLs {
-		add(emailLink{url: u})
+		if !consoleLink(u) {
+			add(emailLink{url: u})
+		}
 	}
 	for _, lm := range d.maps("urls", "links", "hyperlinks", "embeddedurls", "clickedurls") {
 		if len(out) >= maxIndicatorsPerList {
@@ -251,7 +257,7 @@ func readAttachments(d *doc) []emailAttachment {
 func readAuth(d, hdr *doc) map[string]string {
 	res := map[string]string{}
 	for _, mech := range authMechs {
-		names := []string{mech, mech + "result", mech + "status", mech + "verdict", "received" + mech}
+		names := []string{mech, mech + "result", mech + "status", mech + "verdict", "received" + mech, "esa" + mech + "verdict"}
 		for _, v := range append(d.values(names...), hdr.values(names...)...) {
 			if r := authResult(v); r != "" {
 				res[mech] = r
@@ -266,12 +272,26 @@ func readAuth(d, hdr *doc) map[string]string {
 			}
 		}
 	}
+	// Gateways state results in their reasons too ("DMARC policy reject
+	// for example.com: SPF fail, DKIM none").
+	for _, s := range d.scalarStrs("reasonextra", "reasondetail", "reasondetails", "verdictreason") {
+		for _, kv := range authWordRe.FindAllStringSubmatch(strings.ToLower(s), -1) {
+			if _, ok := res[kv[1]]; !ok {
+				res[kv[1]] = normalizeAuth(kv[2])
+			}
+		}
+	}
 	return res
 }
+
+var authWordRe = regexp.MustCompile(`\b(spf|dkim|dmarc)(?: policy)?:? (pass|fail|softfail|none|reject|quarantine)\b`)
 
 func authResult(v any) string {
 	switch t := v.(type) {
 	case string:
+		if r := esaAuthResult(t); r != "" {
+			return r
+		}
 		if f := strings.Fields(strings.ToLower(t)); len(f) > 0 {
 			// Cisco's "DMARC: Verification passed" puts the verb second.
 			if f[0] == "verification" && len(f) > 1 {
@@ -297,7 +317,7 @@ func normalizeAuth(r string) string {
 	switch r {
 	case "pass", "passed", "bestguesspass", "success":
 		return "pass"
-	case "fail", "failed", "hardfail", "failure":
+	case "fail", "failed", "hardfail", "failure", "reject", "quarantine":
 		return "fail"
 	}
 	return r

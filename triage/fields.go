@@ -79,6 +79,7 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 			if name, val, ok := namedParameter(t); ok {
 				d.entries = append(d.entries, entry{key: name, val: val, depth: n.depth + 1, scope: n.scope + "." + name})
 			}
+			d.entries = append(d.entries, indicatorEntries(t, n.depth+1)...)
 		case map[string]string:
 			for _, k := range sortedKeys(t) {
 				d.entries = append(d.entries, entry{key: normKey(k), val: t[k], depth: n.depth + 1, scope: n.scope + "." + normKey(k)})
@@ -179,6 +180,17 @@ func (d *doc) scalarStrs(names ...string) []string {
 // str returns the first non-empty string leaf under any of names.
 func (d *doc) str(names ...string) string {
 	for _, s := range d.strs(names...) {
+		if s = strings.TrimSpace(s); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+// scalarStr is str without descending into objects: a key such as
+// "parent" or "signature" may hold a whole object whose first leaf is not
+// the name sought.
+func (d *doc) scalarStr(names ...string) string {
+	for _, s := range d.scalarStrs(names...) {
 		if s = strings.TrimSpace(s); s != "" {
 			return s
 		}

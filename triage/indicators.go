@@ -139,6 +139,9 @@ func (e *extractor) scan(key, s string) {
 		return
 	}
 	nk := normKey(key)
+	if typeTag(nk, s) {
+		return
+	}
 	e.keyHints(nk, strings.TrimSpace(s))
 	e.scanURLs(s)
 	e.scanEmails(s, isMessageIDKey(nk))
@@ -356,4 +359,16 @@ func (e *extractor) scanHashes(s string) {
 		}
 		i = j
 	}
+}
+
+// typeTag reports a schema type name such as Graph's
+// "#microsoft.graph.security.alert" or Google's
+// "type.googleapis.com/google.apps.alertcenter.type.MailPhishing": dotted
+// like a domain, but naming a record type, not a host.
+func typeTag(nk, v string) bool {
+	if nk != "odatatype" && nk != "type" {
+		return false
+	}
+	v = strings.TrimSpace(v)
+	return strings.HasPrefix(v, "#") || strings.HasPrefix(v, "type.googleapis.com/")
 }

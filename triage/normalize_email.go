@@ -12,9 +12,10 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	m := readEmail(d, ind)
 	if m.sender == "" {
 		// Proofpoint, Mimecast and Defender name the sender differently.
-		for _, s := range d.strs("senderfromaddress", "senderaddress", "fromaddress", "headerfrom", "fromheader", "sendermailfromaddress", "senderfrom", "srcuser") {
+		for _, s := range d.strs("senderfromaddress", "senderaddress", "fromaddress", "headerfrom", "fromheader", "sendermailfromaddress", "senderfrom", "srcuser", "fromuseremailaddress", "suser") {
 			if addr := firstEmail(s); addr != "" {
 				m.sender, m.senderDomain = addr, addr[strings.LastIndexByte(addr, '@')+1:]
+				markInternal(&m)
 				break
 			}
 		}
@@ -94,25 +95,45 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.LinkHosts = sortedKeys(hosts)
 	f.LinksOnSenderDomain = len(hosts) > 0 && m.senderDomain != ""
 	for h := range hosts {
-		if !sameBrandDomain(h, m.senderDomain) {
+		own := sameBrandDomain(h, m.senderDomain) || sendersOwnService(h, m)
+		if !own {
 			f.LinksOnSenderDomain = false
+		}
+		if _, branded := ownerBrand(h); !own && !branded && !ownTenantHost(h, m.orgDomains) {
+			f.UnvouchedLinkHosts++
 		}
 	}
 	for _, a := range m.attachments {
 		f.Attachments = append(f.Attachments, a.name)
 	}
+	if len(f.Attachments) == 0 {
+		f.Attachments = esaAttachments(d)
+	}
 	f.ThreatType = emailThreatType(d)
+	if threat, confidence, ok := esaThreat(d); ok && (f.ThreatType == "" || f.ThreatType == "clean") {
+		f.ThreatType, f.ThreatConfidence = threat, confidence
+	}
 	readGatewayJudgement(d, &f)
 	f.Delivery = emailDelivery(d)
 	if v, ok := d.boolean("clicked", "userclicked", "clickallowed", "urlclicked"); ok && v || d.has("clicktime", "clickip") {
 		f.Clicked = true
 	}
-	if v, ok := d.boolean("userreported", "reportedbyuser", "isuserreported"); ok && v || containsAnyTerm(normKey(d.str("eventtype", "reporttype", "source")), "userreported", "reportedphish", "reportphish") {
+	if v, ok := d.boolean("userreported", "reportedbyuser", "isuserreported"); ok && v || containsAnyTerm(normKey(lowerJoin(d.scalarStrs("eventtype", "reporttype", "source", "type", "alerttype"))), "userreported", "reportedphish", "reportphish", "suspiciousmessagereported") {
 		f.UserReported = true
 	}
 	f.Bulk = m.platform != "" || m.listUnsubscribe || f.ThreatType == "bulk"
 	readSenderFamiliarity(d, &f)
 	f.CredentialForm = containsAnyTerm(m.content, "<form", "type=\"password\"", "type='password'", "enter your password", "confirm your password")
+	if b, ok := ownerBrand(m.senderDomain); ok && m.senderDomain != "" && !f.FreeMail {
+		f.SenderBrand = b.name
+	}
+	f.SenderReputation = senderReputation(d)
+	readMessageSignals(d, m, &f)
+	readForwarding(d, &f)
+	if f.LaterVerdict && f.MalwareName != "" && (f.ThreatType == "" || f.ThreatType == "clean") {
+		// A later verdict naming malware overrides the clean first scan.
+		f.ThreatType = "malware"
+	}
 	sort.Strings(f.URLs)
 	return f
 }
@@ -140,13 +161,21 @@ func readDefenderAuth(d *doc, auth map[string]string) {
 // ThreatTypes, Proofpoint classification, Mimecast scan results and
 // generic threat fields. Spam and bulk are kept apart from phishing.
 func emailThreatType(d *doc) string {
-	text := normKey(lowerJoin(d.scalarStrs("attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus", "outbreakfilters", "outbreakfilter")))
+	text := normKey(lowerJoin(d.scalarStrs("attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus", "outbreakfilters", "outbreakfilter", "taxonomy", "reason", "reasonextra", "spyname", "threatnames")) + " " + reclassification(d))
 	switch {
-	case strings.Contains(text, "malware") || strings.Contains(text, "virus"):
+	case strings.Contains(text, "malware") || strings.Contains(text, "virus") || strings.Contains(text, "maliciousfile") || strings.Contains(text, "maliciousattachment"):
 		return "malware"
+	case strings.Contains(text, "maliciousurl") || strings.Contains(text, "maliciouslink"):
+		return "phish"
 	case strings.Contains(text, "phish") || strings.Contains(text, "credential"):
 		return "phish"
 	case strings.Contains(text, "impostor") || strings.Contains(text, "impersonation") || strings.Contains(text, "bec"):
+		return "impostor"
+	case strings.Contains(text, "extortion") || strings.Contains(text, "sextortion"):
+		return "extortion"
+	case strings.Contains(text, "reconnaissance"):
+		return "recon"
+	case strings.Contains(text, "spoof") || strings.Contains(text, "scam") || strings.Contains(text, "conversationhijack"):
 		return "impostor"
 	case strings.Contains(text, "bulk") || strings.Contains(text, "newsletter") || strings.Contains(text, "graymail"):
 		return "bulk"
@@ -237,5 +266,50 @@ func readSenderFamiliarity(d *doc, f *EmailFields) {
 	} else if containsAnyTerm(d.text, "qr code", "qr-code", "qrcode") {
 		f.QRCode = true
 	}
-	f.SenderCompromised = containsAnyTerm(d.text, "compromised vendor", "compromised supplier", "compromised account", "account shows signs of compromise", "vendor email compromise", "account takeover")
+	f.SenderCompromised = containsAnyTerm(productText(d), "compromised vendor", "compromised supplier", "compromised account", "account shows signs of compromise", "vendor email compromise", "account takeover")
+}
+
+// reclassification reads an alert type that reports a verdict changed
+// after delivery (Google's "Phishing reclassification", "Malware
+// reclassification"): the new verdict is the threat type.
+func reclassification(d *doc) string {
+	var out []string
+	for _, t := range d.scalarStrs("type", "alerttype") {
+		if strings.Contains(strings.ToLower(t), "reclassification") {
+			out = append(out, normKey(t))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// sendersOwnService reports a link host that belongs to the service the
+// sender itself sent through or is: the bulk-mail platform that carried
+// the message (its tracking and list pages), or the brand that owns the
+// sender domain.
+func sendersOwnService(host string, m emailMessage) bool {
+	if isCustomerContentHost(host) || m.senderDomain == "" {
+		return false
+	}
+	if m.platform != "" && bulkMailDomains[registrableDomain(host)] == m.platform {
+		return true
+	}
+	hb, ok := ownerBrand(host)
+	sb, sok := ownerBrand(m.senderDomain)
+	return ok && sok && hb.name == sb.name
+}
+
+// markInternal sets internal once the sender is known late: a recipient
+// domain equal to the sender's makes the mail internal, and that domain
+// is no organisation the sender could imitate.
+func markInternal(m *emailMessage) {
+	senderReg := registrableDomain(m.senderDomain)
+	var orgs []string
+	for _, o := range m.orgDomains {
+		if o == senderReg {
+			m.internal = true
+			continue
+		}
+		orgs = append(orgs, o)
+	}
+	m.orgDomains = orgs
 }

@@ -48,6 +48,9 @@ func readGatewayJudgement(d *doc, f *EmailFields) {
 	case best >= 0 && best < 50 && f.ThreatConfidence == "":
 		f.ThreatConfidence = "low"
 	}
+	if f.ThreatConfidence == "" && f.ThreatType != "" && f.ThreatType != "clean" {
+		f.ThreatConfidence = verdictConfidence(d)
+	}
 	readGatewayInsights(d, f)
 	ids := normKey(lowerJoin(d.scalarStrs("identifiers", "impersonationidentifiers")))
 	if containsAnyTerm(ids, "internalusername", "internaluser", "vipname") {
@@ -118,4 +121,20 @@ func readGatewayInsights(d *doc, f *EmailFields) {
 		}
 		f.NewDomain = f.NewDomain || days < 30
 	}
+}
+
+// verdictConfidence reads a 0-100 confidence a gateway attaches to its
+// verdict (Check Point's anti-phishing confidence and its kin): below 50
+// the gateway itself doubts the verdict, from 80 it is sure.
+func verdictConfidence(d *doc) string {
+	n, ok := d.number("confidence", "verdictconfidence", "confidencescore")
+	switch {
+	case !ok || n < 0 || n > 100:
+		return ""
+	case n < 50:
+		return "low"
+	case n >= 80:
+		return "high"
+	}
+	return ""
 }

@@ -221,6 +221,50 @@ type EmailFields struct {
 	// QRCode is set when the message or an attachment carries a QR code,
 	// a link the recipient opens on a phone outside the mail filter.
 	QRCode bool `expr:"qr_code" json:"qr_code,omitempty"`
+	// SenderBrand names the well-known brand that owns the sender domain
+	// ("" when none).
+	SenderBrand string `expr:"sender_brand" json:"sender_brand,omitempty"`
+	// MalwareName is a malware family or detection name a sandbox or
+	// anti-virus engine gave the message's attachment or link.
+	MalwareName string `expr:"malware_name" json:"malware_name,omitempty"`
+	// LaterVerdict is set when the gateway's verdict came after delivery:
+	// a retrospective sandbox result, a reclassification, a purge.
+	LaterVerdict bool `expr:"later_verdict" json:"later_verdict,omitempty"`
+	// CallbackLure is set for an unexpected bill or renewal with a phone
+	// number to call to cancel or dispute it (callback phishing).
+	CallbackLure bool `expr:"callback_lure" json:"callback_lure,omitempty"`
+	// Extortion is set for a demand for cryptocurrency under a threat.
+	Extortion bool `expr:"extortion" json:"extortion,omitempty"`
+	// PaymentRecon is set when the message only asks who handles
+	// payments or invoices, or the gateway calls it reconnaissance.
+	PaymentRecon bool `expr:"payment_recon" json:"payment_recon,omitempty"`
+	// OwnDomainSpoof is set when the From claims the organisation's own
+	// domain but that domain's authentication failed or the gateway
+	// named it spoofing.
+	OwnDomainSpoof bool `expr:"own_domain_spoof" json:"own_domain_spoof,omitempty"`
+	// MailboxHidingRule is set when the alert reports an inbox rule that
+	// hides mail from its owner; InternalPhishBurst when the mailbox sent
+	// phishing to many colleagues.
+	MailboxHidingRule  bool `expr:"mailbox_hiding_rule" json:"mailbox_hiding_rule,omitempty"`
+	InternalPhishBurst bool `expr:"internal_phish_burst" json:"internal_phish_burst,omitempty"`
+	// UnvouchedLinkHosts counts link hosts that are neither on the
+	// sender's own domain, nor a well-known brand's, nor the
+	// organisation's own tenant: places nobody in the exchange vouches for.
+	UnvouchedLinkHosts int `expr:"unvouched_link_hosts" json:"unvouched_link_hosts,omitempty"`
+	// Forwarding is set for an alert about automatic mail forwarding;
+	// ForwardingOutside when a destination lies outside the organisation,
+	// ForwardingOwnService when every destination is the organisation's
+	// own domain or its own tenant of a service; ChangeRecord when the
+	// alert cites a change ticket or request for it.
+	Forwarding           bool `expr:"forwarding" json:"forwarding,omitempty"`
+	ForwardingOutside    bool `expr:"forwarding_outside" json:"forwarding_outside,omitempty"`
+	ForwardingOwnService bool `expr:"forwarding_own_service" json:"forwarding_own_service,omitempty"`
+	ChangeRecord         bool `expr:"change_record" json:"change_record,omitempty"`
+	// ForwardingConsumer is set when a destination is a consumer mailbox.
+	ForwardingConsumer bool `expr:"forwarding_consumer" json:"forwarding_consumer,omitempty"`
+	// SenderReputation is the gateway's reputation of the sending host
+	// or domain folded to good, poor or "".
+	SenderReputation string `expr:"sender_reputation" json:"sender_reputation,omitempty"`
 }
 
 // EndpointFields describe a process-level detection.

@@ -47,7 +47,7 @@ var internalRoles = []string{
 var riskyExtensions = setOf(
 	"html", "htm", "shtml", "xhtml", "svg", "iso", "img", "vhd", "vhdx", "exe", "scr", "pif",
 	"js", "jse", "vbs", "vbe", "wsf", "hta", "lnk", "msi", "bat", "cmd", "ps1", "jar",
-	"docm", "xlsm", "pptm", "dotm", "xlam", "one", "cab",
+	"docm", "xlsm", "xlsb", "pptm", "dotm", "xlam", "one", "cab",
 )
 
 var archiveExtensions = setOf("zip", "rar", "7z", "gz", "ace", "tar")
