@@ -186,6 +186,7 @@ func (d *doc) str(names ...string) string {
 	}
 	return ""
 }
+
 // scalarStr is str without descending into objects: a key such as
 // "parent" or "signature" may hold a whole object whose first leaf is not
 // the name sought.
