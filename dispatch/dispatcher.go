@@ -206,16 +206,12 @@ func (d *Dispatcher) process(ctx context.Context, it *store.IntakeItem) (string,
 	case store.IntakeAlert:
 		return d.createIncident(ctx, it)
 	case store.IntakeTriage:
-		inc, err := d.Store.GetIncident(ctx, it.IncidentID)
+		_, _, err := d.Launcher.BeginTriage(ctx, TriageRequest{IncidentID: it.IncidentID, RequestedBy: "webhook:" + it.Source,
+			Automated: true, TriageID: it.ID})
 		if errors.Is(err, store.ErrNotFound) {
 			return "", nil // deleted meanwhile: nothing left to triage
 		}
-		if err != nil {
-			return "", err
-		}
-		_, _, err = d.Launcher.BeginTriage(ctx, TriageRequest{Incident: inc, RequestedBy: "webhook:" + it.Source,
-			Automated: true, TriageID: it.ID})
-		return inc.ID, err
+		return it.IncidentID, err
 	case store.IntakePlaybook, store.IntakeAutoRun:
 		return d.runQueuedPlaybooks(ctx, it)
 	}

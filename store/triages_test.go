@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/vigil-soc/vigil/internal/testenv"
@@ -91,5 +92,24 @@ func TestResolvedIncidentKeepsStatusOnTriage(t *testing.T) {
 	got, _ := st.GetIncident(ctx, inc.ID)
 	if got.Status != store.StatusResolved || got.TriagedAt == nil {
 		t.Fatalf("resolved incident after triage: status %s triaged_at %v", got.Status, got.TriagedAt)
+	}
+}
+
+func TestBeginIncidentTriageReadsTheWholeIncident(t *testing.T) {
+	st := testenv.OpenStore(t)
+	ctx := context.Background()
+	inc, err := st.CreateIncident(ctx, newIncident("high"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, tr, started, err := st.BeginIncidentTriage(ctx, inc.ID, false, &store.Triage{ID: "66666666-6666-6666-6666-666666666666", WorkflowID: "wf"})
+	if err != nil || !started || tr.Status != store.TriageRunning {
+		t.Fatalf("begin: started=%v err=%v", started, err)
+	}
+	if got.IncidentNumber != inc.IncidentNumber || got.Severity != "high" || got.RawData.V["subject"] != "hello" {
+		t.Fatalf("the incident read with the lock is not whole: %+v", got)
+	}
+	if _, _, _, err := st.BeginIncidentTriage(ctx, "00000000-0000-4000-8000-000000000000", false, &store.Triage{ID: "x"}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a missing incident: %v, want ErrNotFound", err)
 	}
 }
