@@ -132,6 +132,9 @@ type TriageOutcome struct {
 	FallbackReason     string
 	// Intel holds the threat-intelligence ratings the analysis saw.
 	Intel []map[string]any
+	// Actions are the recommended actions requested for the verdict,
+	// created pending in the same transaction (one already there is kept).
+	Actions []*Action
 }
 
 // CompleteTriage stores the verdict on the triage record and on its
@@ -174,16 +177,14 @@ func (s *Store) CompleteTriage(ctx context.Context, triageID string, out TriageO
 			"recommended_actions": NewJSON(actions),
 			"triaged_at":          now,
 			"updated_at":          now,
+			// A resolved incident keeps its status; a fresh verdict on it
+			// is still recorded.
+			"status": gorm.Expr("CASE WHEN status = ? THEN status ELSE ? END", StatusResolved, StatusTriaged),
 		}
-		// A resolved incident keeps its status; a fresh verdict on it is
-		// still recorded.
-		res := tx.Model(&Incident{}).Where("id = ?", t.IncidentID).Updates(changes)
-		if res.Error != nil {
-			return res.Error
+		if err := tx.Model(&Incident{}).Where("id = ?", t.IncidentID).Updates(changes).Error; err != nil {
+			return err
 		}
-		if err := tx.Model(&Incident{}).
-			Where("id = ? AND status <> ?", t.IncidentID, StatusResolved).
-			Update("status", StatusTriaged).Error; err != nil {
+		if err := createActionsTx(tx, out.Actions); err != nil {
 			return err
 		}
 		return recordIncidentEvent(tx, EventTriageCompleted, t.IncidentID, map[string]any{
