@@ -125,7 +125,8 @@ func (a *Activities) approvalExpiry(ctx context.Context) time.Duration {
 	if a.Settings == nil {
 		return defaultApprovalExpiry
 	}
-	g, err := a.Settings.General(ctx)
+	// Read once per action: the cached setting (a second old at most) will do.
+	g, err := a.Settings.CachedGeneral(ctx)
 	if err != nil {
 		return defaultApprovalExpiry
 	}

@@ -103,28 +103,25 @@ func (a *Activities) RecordVerdict(ctx context.Context, triageID string, ind tri
 // RecordVerdictWithIntel is RecordVerdict that also keeps the intel the
 // analysis saw.
 func (a *Activities) RecordVerdictWithIntel(ctx context.Context, triageID string, ev Evidence, an triage.Analysis) (TriageRecord, error) {
-	t, err := a.completeTriage(ctx, triageID, ev, an)
+	t, err := a.completeTriage(ctx, triageID, ev, an, nil)
 	if err != nil {
 		return TriageRecord{}, err
 	}
 	return TriageRecord{TriageID: t.ID, DurationMS: t.DurationMS}, nil
 }
 
-// completeTriage stores an analysis on its triage record and the incident.
-func (a *Activities) completeTriage(ctx context.Context, triageID string, ev Evidence, an triage.Analysis) (*store.Triage, error) {
+// completeTriage stores an analysis on its triage record and the incident,
+// and creates acts, the actions requested for it, in the same transaction.
+func (a *Activities) completeTriage(ctx context.Context, triageID string, ev Evidence, an triage.Analysis, acts []*store.Action) (*store.Triage, error) {
 	ind := ev.Indicators
 	reps, err := asMaps(ev.Incident.Intel)
 	if err != nil {
 		return nil, err
 	}
 	t, err := a.Store.CompleteTriage(ctx, triageID, store.TriageOutcome{
-		Verdict: store.Verdict{
-			Classification: an.Verdict.Classification,
-			Confidence:     an.Verdict.Confidence,
-			Category:       an.Verdict.Category,
-			Reasoning:      an.Verdict.Reasoning,
-		},
+		Verdict:            storedVerdict(an),
 		RecommendedActions: an.RecommendedActions,
+		Actions:            acts,
 		Indicators: map[string][]string{
 			"urls": ind.URLs, "domains": ind.Domains, "ips": ind.IPs,
 			"hashes": ind.Hashes, "emails": ind.Emails,
@@ -135,6 +132,16 @@ func (a *Activities) completeTriage(ctx context.Context, triageID string, ev Evi
 		return nil, permanentIfNotFound(err)
 	}
 	return t, nil
+}
+
+// storedVerdict is an analysis's verdict as the store keeps it.
+func storedVerdict(an triage.Analysis) store.Verdict {
+	return store.Verdict{
+		Classification: an.Verdict.Classification,
+		Confidence:     an.Verdict.Confidence,
+		Category:       an.Verdict.Category,
+		Reasoning:      an.Verdict.Reasoning,
+	}
 }
 
 // FailTriage records why a triage run ended without a verdict.

@@ -56,8 +56,19 @@ func (a *Activities) PrepareRecommendedActions(ctx context.Context, incidentID, 
 // prepareRecommended is PrepareRecommendedActions on an incident and a
 // completed triage run already loaded.
 func (a *Activities) prepareRecommended(ctx context.Context, inc *store.Incident, tr *store.Triage) ([]RecommendedAction, error) {
-	triageID := tr.ID
-	var out []RecommendedAction
+	acts := recommendedActions(ctx, inc, tr)
+	for _, act := range acts {
+		if err := a.Store.CreateAction(ctx, act); err != nil && !isConflict(err) {
+			return nil, err
+		}
+	}
+	return a.recommendedRuns(acts, inc), nil
+}
+
+// recommendedActions builds the pending actions a triage run's verdict
+// recommends, with ids derived from the run; nothing is stored.
+func recommendedActions(ctx context.Context, inc *store.Incident, tr *store.Triage) []*store.Action {
+	var out []*store.Action
 	for _, name := range tr.RecommendedActions.V {
 		typ, ok := actions.Lookup(name)
 		if !ok {
@@ -75,15 +86,21 @@ func (a *Activities) prepareRecommended(ctx context.Context, inc *store.Incident
 				"incident", inc.IncidentNumber, "action_type", name, "errors", bad)
 			continue
 		}
-		id := uuid.NewSHA1(actionNamespace, []byte(triageID+"/"+name)).String()
-		act := &store.Action{ID: id, IncidentID: &inc.ID, ActionType: name, Parameters: store.NewJSON(params),
-			RequestedBy: TriageAgent, WorkflowID: workflowid.Action(id)}
-		if err := a.Store.CreateAction(ctx, act); err != nil && !isConflict(err) {
-			return nil, err
-		}
+		id := uuid.NewSHA1(actionNamespace, []byte(tr.ID+"/"+name)).String()
+		out = append(out, &store.Action{ID: id, IncidentID: &inc.ID, ActionType: name, Parameters: store.NewJSON(params),
+			RequestedBy: TriageAgent, WorkflowID: workflowid.Action(id)})
+	}
+	return out
+}
+
+// recommendedRuns hands created actions to the workflow that starts their
+// runs.
+func (a *Activities) recommendedRuns(acts []*store.Action, inc *store.Incident) []RecommendedAction {
+	out := make([]RecommendedAction, 0, len(acts))
+	for _, act := range acts {
 		out = append(out, a.recommended(act, inc, ""))
 	}
-	return out, nil
+	return out
 }
 
 // recommended hands a created action to the workflow that starts its run,

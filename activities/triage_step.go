@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/vigil-soc/vigil/store"
 	"github.com/vigil-soc/vigil/triage"
@@ -107,17 +108,28 @@ func (a *Activities) FinishTriage(ctx context.Context, in FinishTriageInput) (Tr
 }
 
 // finishTriage is FinishTriage with the incident already loaded (needed
-// only when the run requests actions).
+// only when the run requests actions). The recommended actions are created
+// in the verdict's own transaction, so recording a verdict with its
+// actions costs one commit.
 func (a *Activities) finishTriage(ctx context.Context, in FinishTriageInput, inc *store.Incident) (TriageOutcome, error) {
-	tr, err := a.completeTriage(ctx, in.TriageID, in.Evidence, in.Analysis)
+	var acts []*store.Action
+	if in.RequestActions {
+		verdict := storedVerdict(in.Analysis)
+		acts = recommendedActions(ctx, inc, &store.Triage{ID: in.TriageID,
+			Verdict: store.NewJSON(&verdict), RecommendedActions: store.NewJSON(in.Analysis.RecommendedActions)})
+	}
+	tr, err := a.completeTriage(ctx, in.TriageID, in.Evidence, in.Analysis, acts)
 	if err != nil {
 		return TriageOutcome{}, err
 	}
 	out := TriageOutcome{Analysis: in.Analysis, Record: TriageRecord{TriageID: tr.ID, DurationMS: tr.DurationMS}}
 	if in.RequestActions {
-		if out.Recommended, err = a.prepareRecommended(ctx, inc, tr); err != nil {
-			return TriageOutcome{}, err
+		if !slices.Equal(tr.RecommendedActions.V, in.Analysis.RecommendedActions) {
+			// An earlier attempt stored another analysis, and with it the
+			// actions of its own verdict: those are the run's.
+			acts = recommendedActions(ctx, inc, tr)
 		}
+		out.Recommended = a.recommendedRuns(acts, inc)
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/vigil-soc/vigil/settings"
 	"github.com/vigil-soc/vigil/store"
@@ -113,6 +114,9 @@ func TestLLMKeyDoesNotFollowBaseURLToAnotherOrigin(t *testing.T) {
 	if _, err := env.store.PutSetting(context.Background(), settings.KeyLLM, value, "intruder"); err != nil {
 		t.Fatal(err)
 	}
+	// A write that bypasses the settings service is seen once the cached
+	// setting (the one saved above, key and origin matching) expires.
+	time.Sleep(settings.LLMCacheTTL)
 	if d := triageOnce(t, id); d["analyzer"] != "builtin" || d["fallback_reason"] == nil {
 		t.Fatalf("triage with a key bound to another origin: %v", d)
 	}

@@ -36,6 +36,7 @@ type Dispatcher struct {
 	IntelCache CachePurger
 	wake       chan struct{}
 	inflight   *inflight
+	done       *completions
 	running    sync.WaitGroup // entries being handled in the background
 }
 
@@ -46,7 +47,8 @@ type CachePurger interface {
 
 // NewDispatcher builds a dispatcher.
 func NewDispatcher(st *store.Store, l *Launcher, svc *settings.Service, log *slog.Logger) *Dispatcher {
-	return &Dispatcher{Store: st, Launcher: l, Settings: svc, Log: log, wake: make(chan struct{}, 1), inflight: newInflight()}
+	return &Dispatcher{Store: st, Launcher: l, Settings: svc, Log: log, wake: make(chan struct{}, 1), inflight: newInflight(),
+		done: &completions{st: st}}
 }
 
 // Wake asks the dispatcher to look at the queue now rather than at its
@@ -194,7 +196,7 @@ func (d *Dispatcher) handle(ctx context.Context, it *store.IntakeItem) bool {
 		}
 		return false
 	}
-	if err := d.Store.CompleteIntake(ctx, it.Seq, incidentID); err != nil {
+	if err := d.done.complete(it.Seq, incidentID); err != nil {
 		d.Log.Error("complete intake entry", "seq", it.Seq, "err", err)
 		return false
 	}
@@ -206,16 +208,12 @@ func (d *Dispatcher) process(ctx context.Context, it *store.IntakeItem) (string,
 	case store.IntakeAlert:
 		return d.createIncident(ctx, it)
 	case store.IntakeTriage:
-		inc, err := d.Store.GetIncident(ctx, it.IncidentID)
+		_, _, err := d.Launcher.BeginTriage(ctx, TriageRequest{IncidentID: it.IncidentID, RequestedBy: "webhook:" + it.Source,
+			Automated: true, TriageID: it.ID})
 		if errors.Is(err, store.ErrNotFound) {
 			return "", nil // deleted meanwhile: nothing left to triage
 		}
-		if err != nil {
-			return "", err
-		}
-		_, _, err = d.Launcher.BeginTriage(ctx, TriageRequest{Incident: inc, RequestedBy: "webhook:" + it.Source,
-			Automated: true, TriageID: it.ID})
-		return inc.ID, err
+		return it.IncidentID, err
 	case store.IntakePlaybook, store.IntakeAutoRun:
 		return d.runQueuedPlaybooks(ctx, it)
 	}

@@ -35,7 +35,10 @@ type Launcher struct {
 
 // TriageRequest asks for a triage run of an incident.
 type TriageRequest struct {
-	Incident    *store.Incident
+	Incident *store.Incident
+	// IncidentID names the incident when Incident is not loaded: the
+	// incident is then read by the transaction that begins the run.
+	IncidentID  string
 	Force       bool
 	RequestedBy string
 	// Automated runs also request the recommended actions through the
@@ -51,14 +54,26 @@ type TriageRequest struct {
 // or concurrent requests never triage an incident twice at once.
 func (l *Launcher) BeginTriage(ctx context.Context, req TriageRequest) (*store.Triage, bool, error) {
 	inc := req.Incident
+	incidentID := req.IncidentID
+	if inc != nil {
+		incidentID = inc.ID
+	}
 	for attempt := 0; ; attempt++ {
 		id := req.TriageID
 		if id == "" || attempt > 0 {
 			id = uuid.NewString()
 		}
-		t, started, err := l.Store.BeginTriage(ctx, inc.ID, req.Force, &store.Triage{
-			ID: id, RequestedBy: req.RequestedBy, WorkflowID: workflows.TriageWorkflowID(inc.ID, id),
-		})
+		next := &store.Triage{ID: id, RequestedBy: req.RequestedBy, WorkflowID: workflows.TriageWorkflowID(incidentID, id)}
+		var (
+			t       *store.Triage
+			started bool
+			err     error
+		)
+		if inc == nil {
+			inc, t, started, err = l.Store.BeginIncidentTriage(ctx, incidentID, req.Force, next)
+		} else {
+			t, started, err = l.Store.BeginTriage(ctx, incidentID, req.Force, next)
+		}
 		if err != nil {
 			return nil, false, err
 		}

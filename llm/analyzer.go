@@ -113,7 +113,8 @@ func (a *Analyzer) fallback(ctx context.Context, inc triage.Incident, ind triage
 }
 
 // ConfigFromSettings builds an Analyzer.Config over the llm setting, read
-// afresh on every call so an administrator's change applies at once.
+// through the settings cache: a change saved through svc applies at once,
+// one saved by another process within settings.LLMCacheTTL.
 //
 // Base URL, model and API key come from the setting; a base URL or model
 // it leaves empty is taken from VIGIL_LLM_BASE_URL or VIGIL_LLM_MODEL. The
@@ -126,7 +127,7 @@ func (a *Analyzer) fallback(ctx context.Context, inc triage.Incident, ind triage
 // good, whatever the environment says.
 func ConfigFromSettings(svc *settings.Service) func(ctx context.Context) (Config, bool, error) {
 	return func(ctx context.Context) (Config, bool, error) {
-		l, err := svc.LLM(ctx)
+		l, err := svc.CachedLLM(ctx)
 		if err != nil {
 			return Config{}, false, fmt.Errorf("read llm setting: %w", err)
 		}

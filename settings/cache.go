@@ -11,41 +11,57 @@ import (
 // another process within this time.
 const GeneralCacheTTL = time.Second
 
-// generalCache holds the last general setting read for hot paths.
-type generalCache struct {
+// LLMCacheTTL bounds, likewise, how long CachedLLM serves the LLM setting.
+const LLMCacheTTL = time.Second
+
+// ttlCache holds the last value of a setting read for hot paths.
+type ttlCache[T any] struct {
 	mu       sync.Mutex
-	value    General
+	value    T
 	loadedAt time.Time
 	gen      uint64
 }
 
-func (c *generalCache) forget() {
+func (c *ttlCache[T]) forget() {
 	c.mu.Lock()
 	c.loadedAt = time.Time{}
 	c.gen++
 	c.mu.Unlock()
 }
 
-// CachedGeneral is General read at most every GeneralCacheTTL, for paths
-// taken once per alert; a failed read is not cached.
-func (s *Service) CachedGeneral(ctx context.Context) (General, error) {
-	c := &s.general
+// get answers the cached value while it is younger than ttl, and
+// otherwise reads it with load; a failed read is not cached, and a read
+// that a forget overtook is answered but not kept.
+func (c *ttlCache[T]) get(ctx context.Context, ttl time.Duration, load func(context.Context) (T, error)) (T, error) {
 	c.mu.Lock()
-	if !c.loadedAt.IsZero() && time.Since(c.loadedAt) < GeneralCacheTTL {
+	if !c.loadedAt.IsZero() && time.Since(c.loadedAt) < ttl {
 		v := c.value
 		c.mu.Unlock()
 		return v, nil
 	}
 	gen := c.gen
 	c.mu.Unlock()
-	g, err := s.General(ctx)
+	v, err := load(ctx)
 	if err != nil {
-		return General{}, err
+		var zero T
+		return zero, err
 	}
 	c.mu.Lock()
 	if c.gen == gen {
-		c.value, c.loadedAt = g, time.Now()
+		c.value, c.loadedAt = v, time.Now()
 	}
 	c.mu.Unlock()
-	return g, nil
+	return v, nil
+}
+
+// CachedGeneral is General read at most every GeneralCacheTTL, for paths
+// taken once per alert; a failed read is not cached.
+func (s *Service) CachedGeneral(ctx context.Context) (General, error) {
+	return s.general.get(ctx, GeneralCacheTTL, s.General)
+}
+
+// CachedLLM is LLM read at most every LLMCacheTTL, for paths taken once
+// per triage; a failed read is not cached.
+func (s *Service) CachedLLM(ctx context.Context) (LLM, error) {
+	return s.llm.get(ctx, LLMCacheTTL, s.LLM)
 }

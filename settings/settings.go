@@ -36,7 +36,8 @@ type Service struct {
 	st  *store.Store
 	box *secrets.Box
 
-	general generalCache
+	general ttlCache[General]
+	llm     ttlCache[LLM]
 }
 
 // NewService returns a Service over st. box may be nil, in which case
@@ -139,8 +140,11 @@ func (s *Service) Put(ctx context.Context, key string, body []byte, actor string
 		}
 	}
 	row, err := s.st.PutSetting(ctx, key, value, actor)
-	if key == KeyGeneral {
+	switch key {
+	case KeyGeneral:
 		s.general.forget()
+	case KeyLLM:
+		s.llm.forget()
 	}
 	if err != nil {
 		return View{}, err

@@ -174,3 +174,16 @@ func TestEmptyBodyWritesDefaults(t *testing.T) {
 		t.Fatalf("nothing stored: %v", err)
 	}
 }
+
+func TestCachedLLMSeesWritesThroughTheService(t *testing.T) {
+	svc := settings.NewService(testenv.OpenStore(t), newBox(t, "a test passphrase of some length"))
+	ctx := context.Background()
+	mustPut(t, svc, settings.KeyLLM, `{"enabled": true, "base_url": "http://llm.internal/v1", "model": "first"}`)
+	if l, err := svc.CachedLLM(ctx); err != nil || l.Model != "first" {
+		t.Fatalf("cached llm: %+v %v", l, err)
+	}
+	mustPut(t, svc, settings.KeyLLM, `{"enabled": true, "base_url": "http://llm.internal/v1", "model": "second"}`)
+	if l, err := svc.CachedLLM(ctx); err != nil || l.Model != "second" {
+		t.Fatalf("a write through the service must apply at once: %+v %v", l, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 // Action statuses, as SPEC.md names them.
@@ -70,14 +71,34 @@ type Action struct {
 
 // CreateAction inserts a new action in status pending.
 func (s *Store) CreateAction(ctx context.Context, a *Action) error {
-	now := Now()
+	newPendingAction(a, Now())
+	if err := s.db.WithContext(ctx).Create(a).Error; err != nil {
+		return fmt.Errorf("create action: %w", translate(err))
+	}
+	return nil
+}
+
+// newPendingAction readies a as a freshly requested action.
+func newPendingAction(a *Action, now time.Time) {
 	a.Status = ActionPending
 	a.RequestedAt, a.UpdatedAt = now, now
 	if a.Parameters.V == nil {
 		a.Parameters = NewJSON(map[string]any{})
 	}
-	if err := s.db.WithContext(ctx).Create(a).Error; err != nil {
-		return fmt.Errorf("create action: %w", translate(err))
+}
+
+// createActionsTx creates pending actions in one statement inside tx; an
+// action whose id exists already is left as it is.
+func createActionsTx(tx *gorm.DB, as []*Action) error {
+	if len(as) == 0 {
+		return nil
+	}
+	now := Now()
+	for _, a := range as {
+		newPendingAction(a, now)
+	}
+	if err := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "id"}}, DoNothing: true}).Create(as).Error; err != nil {
+		return fmt.Errorf("create actions: %w", err)
 	}
 	return nil
 }

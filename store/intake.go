@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -263,6 +264,37 @@ func (s *Store) NextIntakes(ctx context.Context, limit int, kinds ...string) ([]
 func (s *Store) CompleteIntake(ctx context.Context, seq int64, incidentID string) error {
 	return s.db.WithContext(ctx).Model(&IntakeItem{}).Where("seq = ?", seq).
 		Updates(map[string]any{"status": IntakeDone, "incident_id": incidentID, "updated_at": Now()}).Error
+}
+
+// IntakeCompletion is a processed queue entry and the incident it made or
+// acted on.
+type IntakeCompletion struct {
+	Seq        int64
+	IncidentID string
+}
+
+// CompleteIntakes marks items done in one statement, so entries processed
+// side by side share a commit.
+func (s *Store) CompleteIntakes(ctx context.Context, done []IntakeCompletion) error {
+	if len(done) == 0 {
+		return nil
+	}
+	var sql strings.Builder
+	args := make([]any, 0, 3*len(done)+2)
+	sql.WriteString("UPDATE intake_queue SET status = ?, updated_at = ?, incident_id = CASE seq")
+	args = append(args, IntakeDone, Now())
+	seqs := make([]int64, len(done))
+	for i, d := range done {
+		sql.WriteString(" WHEN ? THEN ?")
+		args = append(args, d.Seq, d.IncidentID)
+		seqs[i] = d.Seq
+	}
+	sql.WriteString(" ELSE incident_id END WHERE seq IN ?")
+	args = append(args, seqs)
+	if err := s.db.WithContext(ctx).Exec(sql.String(), args...).Error; err != nil {
+		return fmt.Errorf("complete intake entries: %w", err)
+	}
+	return nil
 }
 
 // RetryIntake records a failed attempt and makes the item due again after

@@ -35,3 +35,40 @@ func TestReplaysAreRefusedUntilSwept(t *testing.T) {
 		t.Fatalf("fresh signature after sweep: %v, want ErrReplay", err)
 	}
 }
+
+func TestCompleteIntakesMarksEachWithItsIncident(t *testing.T) {
+	st := testenv.OpenStore(t)
+	ctx := context.Background()
+	var items []*store.IntakeItem
+	for range 3 {
+		it, err := st.EnqueueAlert(ctx, "edr", []byte(`{}`), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, it)
+	}
+	done := []store.IntakeCompletion{
+		{Seq: items[0].Seq, IncidentID: "inc-a"},
+		{Seq: items[2].Seq, IncidentID: "inc-c"},
+	}
+	if err := st.CompleteIntakes(ctx, done); err != nil {
+		t.Fatal(err)
+	}
+	left, err := st.NextIntakes(ctx, 10, store.IntakeAlert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 1 || left[0].Seq != items[1].Seq {
+		t.Fatalf("queued after completing two of three: %+v", left)
+	}
+	want := map[int64]string{items[0].Seq: "inc-a", items[2].Seq: "inc-c"}
+	for seq, incidentID := range want {
+		var it store.IntakeItem
+		if err := st.DB().Take(&it, "seq = ?", seq).Error; err != nil {
+			t.Fatal(err)
+		}
+		if it.Status != store.IntakeDone || it.IncidentID != incidentID {
+			t.Errorf("entry %d: status %s incident %q, want done with %q", seq, it.Status, it.IncidentID, incidentID)
+		}
+	}
+}

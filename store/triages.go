@@ -17,24 +17,39 @@ import (
 //     latest completed triage (started false);
 //   - otherwise next is inserted as a running triage (started true).
 func (s *Store) BeginTriage(ctx context.Context, incidentID string, force bool, next *Triage) (t *Triage, started bool, err error) {
+	_, t, started, err = s.beginTriage(ctx, incidentID, force, next, false)
+	return t, started, err
+}
+
+// BeginIncidentTriage is BeginTriage for a caller that holds only the
+// incident's id: it also returns the incident, read whole by the statement
+// that locks it, so the caller needs no read of its own.
+func (s *Store) BeginIncidentTriage(ctx context.Context, incidentID string, force bool, next *Triage) (*Incident, *Triage, bool, error) {
+	return s.beginTriage(ctx, incidentID, force, next, true)
+}
+
+func (s *Store) beginTriage(ctx context.Context, incidentID string, force bool, next *Triage, whole bool) (inc *Incident, t *Triage, started bool, err error) {
 	if err := checkID(incidentID); err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	for attempt := 0; attempt < 3; attempt++ {
-		t, started, err = s.beginTriageOnce(ctx, incidentID, force, next)
+		inc, t, started, err = s.beginTriageOnce(ctx, incidentID, force, next, whole)
 		// Two PostgreSQL transactions can both find nothing running; the
 		// unique index lets one insert and the loser re-reads.
 		if !errors.Is(err, ErrConflict) {
-			return t, started, err
+			return inc, t, started, err
 		}
 	}
-	return nil, false, err
+	return nil, nil, false, err
 }
 
-func (s *Store) beginTriageOnce(ctx context.Context, incidentID string, force bool, next *Triage) (*Triage, bool, error) {
+// beginTriageOnce is one attempt of beginTriage; whole reads every column
+// of the incident instead of the two the decision needs.
+func (s *Store) beginTriageOnce(ctx context.Context, incidentID string, force bool, next *Triage, whole bool) (*Incident, *Triage, bool, error) {
 	var (
 		out     *Triage
 		started bool
+		inc     Incident
 	)
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		q := tx
@@ -43,8 +58,10 @@ func (s *Store) beginTriageOnce(ctx context.Context, incidentID string, force bo
 			// triage completion in flight, which updates the same row.
 			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
 		}
-		var inc Incident
-		if err := q.Select("id", "triaged_at").Take(&inc, "id = ?", incidentID).Error; err != nil {
+		if !whole {
+			q = q.Select("id", "triaged_at")
+		}
+		if err := q.Take(&inc, "id = ?", incidentID).Error; err != nil {
 			return err
 		}
 		var existing Triage
@@ -79,9 +96,9 @@ func (s *Store) beginTriageOnce(ctx context.Context, incidentID string, force bo
 		return nil
 	})
 	if err != nil {
-		return nil, false, fmt.Errorf("begin triage: %w", translate(err))
+		return nil, nil, false, fmt.Errorf("begin triage: %w", translate(err))
 	}
-	return out, started, nil
+	return &inc, out, started, nil
 }
 
 // GetTriage reads one triage record.
@@ -115,6 +132,9 @@ type TriageOutcome struct {
 	FallbackReason     string
 	// Intel holds the threat-intelligence ratings the analysis saw.
 	Intel []map[string]any
+	// Actions are the recommended actions requested for the verdict,
+	// created pending in the same transaction (one already there is kept).
+	Actions []*Action
 }
 
 // CompleteTriage stores the verdict on the triage record and on its
@@ -157,16 +177,14 @@ func (s *Store) CompleteTriage(ctx context.Context, triageID string, out TriageO
 			"recommended_actions": NewJSON(actions),
 			"triaged_at":          now,
 			"updated_at":          now,
+			// A resolved incident keeps its status; a fresh verdict on it
+			// is still recorded.
+			"status": gorm.Expr("CASE WHEN status = ? THEN status ELSE ? END", StatusResolved, StatusTriaged),
 		}
-		// A resolved incident keeps its status; a fresh verdict on it is
-		// still recorded.
-		res := tx.Model(&Incident{}).Where("id = ?", t.IncidentID).Updates(changes)
-		if res.Error != nil {
-			return res.Error
+		if err := tx.Model(&Incident{}).Where("id = ?", t.IncidentID).Updates(changes).Error; err != nil {
+			return err
 		}
-		if err := tx.Model(&Incident{}).
-			Where("id = ? AND status <> ?", t.IncidentID, StatusResolved).
-			Update("status", StatusTriaged).Error; err != nil {
+		if err := createActionsTx(tx, out.Actions); err != nil {
 			return err
 		}
 		return recordIncidentEvent(tx, EventTriageCompleted, t.IncidentID, map[string]any{

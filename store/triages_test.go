@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/vigil-soc/vigil/internal/testenv"
@@ -91,5 +92,68 @@ func TestResolvedIncidentKeepsStatusOnTriage(t *testing.T) {
 	got, _ := st.GetIncident(ctx, inc.ID)
 	if got.Status != store.StatusResolved || got.TriagedAt == nil {
 		t.Fatalf("resolved incident after triage: status %s triaged_at %v", got.Status, got.TriagedAt)
+	}
+}
+
+func TestBeginIncidentTriageReadsTheWholeIncident(t *testing.T) {
+	st := testenv.OpenStore(t)
+	ctx := context.Background()
+	inc, err := st.CreateIncident(ctx, newIncident("high"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, tr, started, err := st.BeginIncidentTriage(ctx, inc.ID, false, &store.Triage{ID: "66666666-6666-6666-6666-666666666666", WorkflowID: "wf"})
+	if err != nil || !started || tr.Status != store.TriageRunning {
+		t.Fatalf("begin: started=%v err=%v", started, err)
+	}
+	if got.IncidentNumber != inc.IncidentNumber || got.Severity != "high" || got.RawData.V["subject"] != "hello" {
+		t.Fatalf("the incident read with the lock is not whole: %+v", got)
+	}
+	if _, _, _, err := st.BeginIncidentTriage(ctx, "00000000-0000-4000-8000-000000000000", false, &store.Triage{ID: "x"}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a missing incident: %v, want ErrNotFound", err)
+	}
+}
+
+func TestCompleteTriageCreatesItsActionsOnce(t *testing.T) {
+	st := testenv.OpenStore(t)
+	ctx := context.Background()
+	inc, err := st.CreateIncident(ctx, newIncident("high"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _, err := st.BeginTriage(ctx, inc.ID, false, &store.Triage{ID: "77777777-7777-7777-7777-777777777777", WorkflowID: "wf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions := func() []*store.Action {
+		return []*store.Action{
+			{ID: "88888888-8888-8888-8888-888888888888", IncidentID: &inc.ID, ActionType: "create_ticket",
+				Parameters: store.NewJSON(map[string]any{"title": "t"}), RequestedBy: "triage", WorkflowID: "action/8"},
+			{ID: "99999999-9999-9999-9999-999999999999", IncidentID: &inc.ID, ActionType: "scan_host",
+				RequestedBy: "triage", WorkflowID: "action/9"},
+		}
+	}
+	out := store.TriageOutcome{Verdict: store.Verdict{Classification: "malicious"},
+		RecommendedActions: []string{"create_ticket", "scan_host"}, Actions: actions()}
+	if _, err := st.CompleteTriage(ctx, tr.ID, out); err != nil {
+		t.Fatal(err)
+	}
+	// A retried completion (the first one's answer was lost) finds the
+	// verdict stored and adds nothing.
+	out.Actions = actions()
+	if _, err := st.CompleteTriage(ctx, tr.ID, out); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.ListActions(ctx, store.ActionFilter{IncidentID: inc.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("actions after two completions: %d, want 2", len(got))
+	}
+	for _, a := range got {
+		if a.Status != store.ActionPending || a.RequestedAt.IsZero() || a.Parameters.V == nil {
+			t.Errorf("action %s not created pending: %+v", a.ActionType, a)
+		}
 	}
 }
