@@ -53,7 +53,7 @@ func TestQueuedGroupBecomesIncidentsOnce(t *testing.T) {
 	if _, err := st.EnqueueAlert(ctx, "grafana", []byte(resolved), nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.CompleteIntake(ctx, it.Seq, first); err != nil {
+	if err := st.CompleteIntakes(ctx, []store.IntakeCompletion{{Seq: it.Seq, IncidentID: first}}); err != nil {
 		t.Fatal(err)
 	}
 	it = nextQueuedAlert(t, st)

@@ -260,12 +260,6 @@ func (s *Store) NextIntakes(ctx context.Context, limit int, kinds ...string) ([]
 	return items, err
 }
 
-// CompleteIntake marks an item done.
-func (s *Store) CompleteIntake(ctx context.Context, seq int64, incidentID string) error {
-	return s.db.WithContext(ctx).Model(&IntakeItem{}).Where("seq = ?", seq).
-		Updates(map[string]any{"status": IntakeDone, "incident_id": incidentID, "updated_at": Now()}).Error
-}
-
 // IntakeCompletion is a processed queue entry and the incident it made or
 // acted on.
 type IntakeCompletion struct {
