@@ -35,6 +35,7 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	case "dlp":
 		f.Data = readDataFields(d)
 	}
+	readInfrastructure(&f, inc.RawData, d)
 	return f, signIn
 }
 
@@ -99,6 +100,10 @@ var formatProbes = []formatProbe{
 	{"purview_dlp", "dlp", []string{"policydetails", "sensitiveinformationtypename"}},
 	{"netskope_dlp", "dlp", []string{"dlpprofile"}},
 	{"google_dlp", "dlp", []string{"matcheddetectors"}},
+	{"google_dlp", "dlp", []string{"ruleviolationinfo"}},
+	{"purview_dlp", "dlp", []string{"sensitiveinfotypedata"}},
+	{"zscaler_dlp", "dlp", []string{"dlpengine"}},
+	{"zscaler_dlp", "dlp", []string{"dlpdictionaries"}},
 	{"proofpoint_tap", "email", []string{"threatsinfomap"}},
 	{"proofpoint_tap", "email", []string{"messageparts", "fromaddress"}},
 	{"defender_email", "email", []string{"networkmessageid", "senderfromaddress"}},
