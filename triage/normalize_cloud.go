@@ -111,6 +111,10 @@ func readInfrastructure(f *Fields, raw map[string]any, d *doc) {
 	}
 }
 
+// pipelineIdentities are the names CI/CD and infrastructure-as-code
+// identities carry in their principal, role session or delegation chain.
+var pipelineIdentities = []string{"cloudbuild.gserviceaccount.com", "githubactions", "github-actions", "gha-terraform", "terraform", "gitlab", "azure-pipelines", "azuredevops", "jenkins", "circleci", "atlantis", "spacelift", "argocd", "tf-deployer"}
+
 // bulletproofHosts name hosting providers known for renting to abuse,
 // besides the rentable-server providers identity sign-ins already know.
 var bulletproofHosts = []string{"media land", "stark industries", "aeza", "proton66", "bulletproof", "pq hosting", "ipvolume", "ip volume", "vps hosting", "hosting provider"}
@@ -157,7 +161,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 	agent := strings.ToLower(lowerJoin(d.scalarStrs("useragent", "useragentfamily", "original")))
 	delegation := strings.ToLower(lowerJoin(d.strs("serviceaccountdelegationinfo", "delegationinfo", "principalid", "sessionname")))
 	f.Pipeline = firstSubstring(agent, []string{"terraform", "pulumi", "cloudformation", "crossplane", "ansible", "cdk/"}) != "" ||
-		firstSubstring(delegation, []string{"cloudbuild.gserviceaccount.com", "githubactions", "github-actions", "gitlab", "azure-pipelines", "jenkins", "circleci"}) != ""
+		firstSubstring(delegation+" "+strings.ToLower(f.Principal), pipelineIdentities) != ""
 	f.ApprovedChange = approvedChangeRe.MatchString(text)
 	f.NoChangeRecord = noChangeRecordRe.MatchString(text) || noChangeRecord(d)
 	f.ReadOnly = readOnlySession(d, text)

@@ -35,6 +35,8 @@ type NetworkFields struct {
 	// Allowed is set when the traffic went through (allowed, passed,
 	// detected or alerted only, audit mode).
 	Allowed bool `expr:"allowed" json:"allowed,omitempty"`
+	// Blocked is set when the product dropped, reset or denied it.
+	Blocked bool `expr:"blocked" json:"blocked,omitempty"`
 	// Tor is set for Tor traffic; Anonymizer for Tor, anonymising proxies
 	// and proxy-avoidance tools.
 	Tor        bool `expr:"tor" json:"tor,omitempty"`
@@ -80,8 +82,8 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f.MaliciousDestination = maliciousDestination(d)
 	f.YoungDomain = youngDomain(d)
 	action := strings.ToLower(lowerJoin(d.scalarStrs("action", "verdict", "act", "disposition", "alertaction")))
-	f.Allowed = firstSubstring(action, []string{"allow", "pass", "accept", "detected", "alert", "permit", "log only", "audit"}) != "" &&
-		firstSubstring(action, []string{"block", "deny", "drop", "reset", "reject"}) == ""
+	f.Blocked = firstSubstring(action, []string{"block", "deny", "drop", "reset", "reject", "prevent"}) != ""
+	f.Allowed = firstSubstring(action, []string{"allow", "pass", "accept", "detected", "alert", "permit", "log only", "audit"}) != "" && !f.Blocked
 	app := strings.ToLower(lowerJoin(d.scalarStrs("app", "application", "appname", "applicationname", "appcat", "appcategory", "urlcategory", "categories", "label")))
 	f.Tor = containsTerm(app, "tor") || strings.Contains(app, "tor browser") || strings.Contains(app, "onion")
 	f.Anonymizer = f.Tor || firstSubstring(app, []string{"anonymizer", "anonymiser", "proxy avoidance", "proxy", "anonymous vpn", "psiphon", "ultrasurf"}) != ""

@@ -24,7 +24,7 @@ import (
 const (
 	tunedExactFloor   = 0.91
 	untunedExactFloor = 0.91
-	newestExactFloor  = 0.43
+	newestExactFloor  = 0.62
 )
 
 // untunedFolders are the folders of cases never tuned on, by part.
