@@ -52,6 +52,14 @@ type NetworkFields struct {
 	MonitoringSource bool `expr:"monitoring_source" json:"monitoring_source,omitempty"`
 	// InternalSource is set when the source address is private.
 	InternalSource bool `expr:"internal_source" json:"internal_source,omitempty"`
+	// InternalDestination is set when the destination address is private.
+	InternalDestination bool `expr:"internal_destination" json:"internal_destination,omitempty"`
+	// BackupTransfer is set when the source or application is a backup or
+	// replication system (Veeam, Commvault, Rubrik and the like).
+	BackupTransfer bool `expr:"backup_transfer" json:"backup_transfer,omitempty"`
+	// OwnDomain is set when the domain's registration (registrant
+	// organisation or name servers) belongs to the organisation itself.
+	OwnDomain bool `expr:"own_domain" json:"own_domain,omitempty"`
 	// VendorUpdate is set when the traffic is an operating system or
 	// software vendor's update service (its download host or updater
 	// user agent).
@@ -92,6 +100,9 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f.EndpointClean = containsAnyTerm(deviceText, "no detections", "edr healthy", "no alerts", "clean scan")
 	f.MonitoringSource = monitoringSource(d)
 	f.InternalSource = privateAddress(d.scalarStr("srcip", "src", "sourceip", "sourceaddress", "srcaddr", "idorigh", "clientip", "internalip"))
+	f.InternalDestination = privateAddress(d.scalarStr("dstip", "destip", "dst", "dest", "destinationip", "destinationaddress", "dstaddr", "idresph"))
+	f.BackupTransfer = firstSubstring(strings.ToLower(lowerJoin(d.scalarStrs("app", "application", "appname", "srcnthost", "srchost", "srcname", "sourcehost", "srcuser"))), backupProducts) != ""
+	f.OwnDomain = ownDomain(d)
 	f.VendorUpdate = vendorUpdate(d)
 	proc := strings.ToLower(lowerJoin(d.strs("processonhost", "process", "processname", "processpath", "initiatingprocess", "processfromedr")))
 	f.SuspectProcess = strings.Contains(proc, "unsigned") || strings.Contains(proc, `\temp\`) || strings.Contains(proc, "/tmp/")
@@ -306,4 +317,40 @@ func vendorUpdate(d *doc) bool {
 func privateAddress(s string) bool {
 	ip, err := netip.ParseAddr(strings.TrimSpace(s))
 	return err == nil && (ip.IsPrivate() || ip.IsLoopback())
+}
+
+// backupProducts name backup and replication systems and the hosts that
+// run them.
+var backupProducts = []string{"veeam", "commvault", "rubrik", "cohesity", "netbackup", "backup exec", "zerto", "veritas", "arcserve", "backup"}
+
+// ownDomain reports a domain whose registrant organisation or name
+// servers carry the organisation's own name, taken from the users' mail
+// domains or Windows domain prefixes in the payload.
+func ownDomain(d *doc) bool {
+	org := map[string]bool{}
+	for _, u := range d.scalarStrs("srcuser", "user", "username", "sourceuser", "userprincipalname") {
+		u = strings.ToLower(strings.TrimSpace(u))
+		if prefix, _, ok := strings.Cut(u, `\`); ok && prefix != "" {
+			org[prefix] = true
+		}
+		if dom := registrableDomain(emailDomain(u)); dom != "" {
+			label, _, _ := strings.Cut(dom, ".")
+			org[label] = true
+		}
+	}
+	if len(org) == 0 {
+		return false
+	}
+	registrant := strings.ToLower(d.str("registrantorg", "registrantorganization", "registrant", "whoisorg"))
+	if first, _, _ := strings.Cut(registrant, " "); org[first] {
+		return true
+	}
+	for _, ns := range d.strs("nameservers", "ns", "nameserver") {
+		dom := registrableDomain(strings.ToLower(strings.TrimSuffix(strings.TrimSpace(ns), ".")))
+		label, _, _ := strings.Cut(dom, ".")
+		if org[label] {
+			return true
+		}
+	}
+	return false
 }
