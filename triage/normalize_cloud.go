@@ -20,10 +20,12 @@ type CloudFields struct {
 	// states it; Federated when the sign-in came through a SAML or OIDC
 	// identity provider, where MFA happens at the provider and the cloud
 	// records none.
-	ConsoleLogin bool   `expr:"console_login" json:"console_login,omitempty"`
-	Root         bool   `expr:"root" json:"root,omitempty"`
-	MFAUsed      string `expr:"mfa_used" json:"mfa_used,omitempty"`
-	Federated    bool   `expr:"federated" json:"federated,omitempty"`
+	ConsoleLogin bool `expr:"console_login" json:"console_login,omitempty"`
+	// LoginFailed is set when the console sign-in failed.
+	LoginFailed bool   `expr:"login_failed" json:"login_failed,omitempty"`
+	Root        bool   `expr:"root" json:"root,omitempty"`
+	MFAUsed     string `expr:"mfa_used" json:"mfa_used,omitempty"`
+	Federated   bool   `expr:"federated" json:"federated,omitempty"`
 	// Tor and Hosting describe the caller's network; CorporateEgress is
 	// set when the address is the organisation's own office or gateway.
 	Tor             bool `expr:"tor" json:"tor,omitempty"`
@@ -142,6 +144,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 			f.ConsoleLogin = true
 		}
 	}
+	f.LoginFailed = f.ConsoleLogin && strings.EqualFold(d.scalarStr("consolelogin"), "failure")
 	if v := strings.ToLower(d.scalarStr("mfaused")); v == "yes" || v == "no" {
 		f.MFAUsed = v
 	} else if v, ok := d.boolean("mfaauthenticated"); ok {
