@@ -3,6 +3,7 @@ package triage
 import (
 	"math"
 	"net/netip"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -84,7 +85,7 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f.BruteForce = firstSubstring(strings.NewReplacer("-", " ", "_", " ", ".", " ").Replace(sigText), []string{"brute force", "bruteforce", "password guess", "login attempts"}) != ""
 	f.PolicySignature = strings.HasPrefix(f.Signature, "et policy") || strings.HasPrefix(f.Signature, "et info") ||
 		strings.Contains(sigText, "corporate privacy violation") || strings.Contains(strings.ToLower(lowerJoin(d.strs("signatureseverity"))), "informational")
-	f.Callback = exploitCallback(raw) || containsAnyTerm(d.text, "reverse shell", "reverse-shell", "connected back to the attacker")
+	f.Callback = exploitCallback(raw) || containsAnyTerm(d.text, "reverse shell", "reverse-shell", "connected back to the attacker", "reverse connection", "called back to", "callback to the attack", "outbound connection to the attack", "outbound session to the attack")
 	f.DNSTunnel = dnsTunnel(d)
 	f.Beaconing = beaconing(d)
 	f.MaliciousDestination = maliciousDestination(d)
@@ -93,7 +94,7 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f.Blocked = firstSubstring(action, []string{"block", "deny", "drop", "reset", "reject", "prevent"}) != ""
 	f.Allowed = firstSubstring(action, []string{"allow", "pass", "accept", "detected", "alert", "permit", "log only", "audit"}) != "" && !f.Blocked
 	app := strings.ToLower(lowerJoin(d.scalarStrs("app", "application", "appname", "applicationname", "appcat", "appcategory", "urlcategory", "categories", "label")))
-	f.Tor = containsTerm(app, "tor") || strings.Contains(app, "tor browser") || strings.Contains(app, "onion")
+	f.Tor = containsTerm(app, "tor") || strings.Contains(app, "tor browser") || strings.Contains(app, "onion") || containsTerm(f.Signature, "tor")
 	f.Anonymizer = f.Tor || firstSubstring(app, []string{"anonymizer", "anonymiser", "proxy avoidance", "proxy", "anonymous vpn", "psiphon", "ultrasurf"}) != ""
 	deviceText := strings.ToLower(lowerJoin(d.strs("endpoint", "device", "devicetype", "deviceclassificationstatus", "devicemanaged", "context", "endpointcontext", "hostcontext")))
 	f.ManagedEndpoint = containsTerm(deviceText, "managed") || containsTerm(deviceText, "compliant") || containsTerm(deviceText, "corporate")
@@ -225,8 +226,11 @@ func beaconing(d *doc) bool {
 	if v, ok := d.boolean("periodic", "beaconing", "isbeaconing"); ok && v {
 		return true
 	}
-	return false
+	return periodicRe.MatchString(d.text)
 }
+
+// periodicRe finds a payload's own words for contact at a steady rhythm.
+var periodicRe = regexp.MustCompile(`\b(every (minute|hour|\d+ ?(s|sec|secs|seconds|min|mins|minutes))|at (regular|fixed|steady) intervals?|periodic(ally)?|beacon(ing|s)? (every|interval))\b`)
 
 // maliciousDestinationTerms are the security categories DNS, proxy and
 // firewall products give a destination that is itself hostile.
