@@ -88,11 +88,13 @@ func cloudFormat(keys map[string]bool) string {
 		return "gcp_audit"
 	case keys["operationname"] && keys["caller"] && (keys["resourceid"] || keys["subscriptionid"]):
 		return "azure_activity"
+	case keys["productarn"] && keys["awsaccountid"]:
+		return "securityhub"
 	}
 	return ""
 }
 
-var cloudFormats = setOf("cloudtrail", "guardduty", "defender_cloud", "gcp_scc", "gcp_audit", "azure_activity")
+var cloudFormats = setOf("cloudtrail", "guardduty", "securityhub", "defender_cloud", "gcp_scc", "gcp_audit", "azure_activity")
 
 // readInfrastructure fills the cloud fields for cloud formats and the
 // network fields for alerts of no other family, naming the cloud format
@@ -169,12 +171,12 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.NoChangeRecord = noChangeRecordRe.MatchString(text) || noChangeRecord(d)
 	f.ReadOnly = readOnlySession(d, text)
 
-	category := strings.ToLower(lowerJoin(d.scalarStrs("category", "intent", "alerttype", "type", "primarytactic", "technique")))
+	category := strings.ToLower(lowerJoin(d.scalarStrs("category", "intent", "alerttype", "type", "types", "findingtype", "primarytactic", "technique")))
 	f.Exfiltration = strings.Contains(category, "exfiltration")
 	f.BulkData = bulkData(d, text)
 	f.ExternalDestination = firstSubstring(text, []string{"outside organization", "outside the organization", "outside organisation", "outside the organisation", "external project", "external account", "not in organization", "foreign account", "unknown account"}) != "" ||
 		strings.Contains(compact, "notinorganization")
-	f.LongLivedCredential = d.has("serviceaccountkeyname") || strings.HasPrefix(strings.ToUpper(d.str("accesskeyid")), "AKIA") ||
+	f.LongLivedCredential = d.has("serviceaccountkeyname") || staticAccessKey(d) ||
 		firstSubstring(strings.ToLower(lowerJoin(d.strs("authenticationtype", "authtype", "credentialtype"))), []string{"sas", "account key", "access key", "shared key"}) != ""
 	f.LeakedCredential = firstSubstring(text, []string{"leaked", "exposed in a public", "public github", "public gist", "secret scanning", "public repository", "former contractor", "former employee", "departed employee"}) != ""
 	f.ScriptedTool = firstSubstring(agent, []string{"rclone", "curl/", "wget", "python-requests", "go-http-client", "s3cmd", "cyberduck", "mc (minio"}) != ""
@@ -189,7 +191,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 
 func cloudProvider(format string) string {
 	switch format {
-	case "cloudtrail", "guardduty":
+	case "cloudtrail", "guardduty", "securityhub":
 		return "aws"
 	case "defender_cloud", "azure_activity":
 		return "azure"
@@ -309,6 +311,17 @@ func noChangeRecord(d *doc) bool {
 			if v && strings.HasPrefix(e.key, "no") {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// staticAccessKey reports an AWS long-term access key id (AKIA...) named
+// as the credential or the resource.
+func staticAccessKey(d *doc) bool {
+	for _, id := range d.scalarStrs("accesskeyid", "id", "credentialuid") {
+		if strings.HasPrefix(strings.ToUpper(strings.TrimSpace(id)), "AKIA") {
+			return true
 		}
 	}
 	return false
