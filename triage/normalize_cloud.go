@@ -69,6 +69,9 @@ type CloudFields struct {
 	// versioning or left a ransom note.
 	Persistence bool `expr:"persistence" json:"persistence,omitempty"`
 	Destructive bool `expr:"destructive" json:"destructive,omitempty"`
+	// LoggingTampered is set when the activity stopped, deleted or
+	// narrowed audit logging or a threat detector.
+	LoggingTampered bool `expr:"logging_tampered" json:"logging_tampered,omitempty"`
 	// StrongSession is set when the session passed MFA on a managed or
 	// compliant device.
 	StrongSession bool `expr:"strong_session" json:"strong_session,omitempty"`
@@ -183,6 +186,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 
 	ops := normKey(lowerJoin(d.strs("operations", "operation", "operationname", "methodname", "api", "eventname", "highriskapi", "name")))
 	f.Persistence = strings.Contains(category, "persistence") || containsAnyTerm(ops, "roleassignmentswrite", "createaccesskey", "attachuserpolicy", "attachrolepolicy", "putrolepolicy", "putuserpolicy", "createloginprofile", "setiampolicy", "createserviceaccountkey", "secretsread", "addusertogroup", "createuser")
+	f.LoggingTampered = containsAnyTerm(ops, "stoplogging", "deletetrail", "updatetrail", "puteventselectors", "deleteflowlogs", "deletedetector", "disablesecurityhub", "deleteconfigurationrecorder", "stopconfigurationrecorder", "diagnosticsettingsdelete", "deletesink", "updatesink", "disableorganizationadminaccount")
 	f.Destructive = containsAnyTerm(ops, "deleteobjects", "deletebucket", "putbucketversioningsuspended", "deletesnapshot", "deletedbinstance") || strings.Contains(text, "ransom") || strings.HasPrefix(category, "impact")
 	f.StrongSession = firstSubstring(text, []string{"mfa satisfied", "mfa passed", "number match", "fastpass", "security key", "fido2", "passkey"}) != "" &&
 		firstSubstring(text, []string{"compliant", "managed device", "entra joined", "hybrid joined", "fastpass", "corporate egress", "named location"}) != ""

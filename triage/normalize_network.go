@@ -46,6 +46,8 @@ type NetworkFields struct {
 	// EndpointClean when its endpoint protection reports nothing on it.
 	ManagedEndpoint bool `expr:"managed_endpoint" json:"managed_endpoint,omitempty"`
 	EndpointClean   bool `expr:"endpoint_clean" json:"endpoint_clean,omitempty"`
+	// Scan is set for port-scan and reconnaissance signatures.
+	Scan bool `expr:"scan" json:"scan,omitempty"`
 	// BruteForce is set for brute-force and password-guessing signatures.
 	BruteForce bool `expr:"brute_force" json:"brute_force,omitempty"`
 	// MonitoringSource is set when the source is a monitoring or
@@ -78,11 +80,12 @@ type NetworkFields struct {
 // records, by their documented keys and best effort for others.
 func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f := NetworkFields{}
-	sigs := d.scalarStrs("attack", "signature", "threatid", "threatname", "alertsignature", "rulename", "signaturename", "attackname", "msg", "threat", "ruleName")
+	sigs := d.scalarStrs("attack", "signature", "threatid", "threatname", "alertsignature", "rulename", "signaturename", "attackname", "msg", "message", "threat", "protectionname")
 	f.Signature = strings.ToLower(strings.Join(uniqueSorted(sigs), " | "))
-	sigText := strings.ToLower(f.Signature + " " + lowerJoin(d.scalarStrs("category", "threatcategory", "subtype", "appcat", "alertcategory", "rulecategory")))
+	sigText := strings.ToLower(f.Signature + " " + lowerJoin(d.scalarStrs("category", "classification", "threatcategory", "subtype", "appcat", "alertcategory", "rulecategory")))
 	f.Exploit = firstSubstring(sigText, exploitTerms) != "" && !strings.Contains(sigText, "policy")
 	f.BruteForce = firstSubstring(strings.NewReplacer("-", " ", "_", " ", ".", " ").Replace(sigText), []string{"brute force", "bruteforce", "password guess", "login attempts"}) != ""
+	f.Scan = firstSubstring(sigText, []string{"scan", "nmap", "masscan", "zgrab", "probe", "sweep", "recon"}) != ""
 	f.PolicySignature = strings.HasPrefix(f.Signature, "et policy") || strings.HasPrefix(f.Signature, "et info") ||
 		strings.Contains(sigText, "corporate privacy violation") || strings.Contains(strings.ToLower(lowerJoin(d.strs("signatureseverity"))), "informational")
 	f.Callback = exploitCallback(raw) || containsAnyTerm(d.text, "reverse shell", "reverse-shell", "connected back to the attacker", "reverse connection", "called back to", "callback to the attack", "outbound connection to the attack", "outbound session to the attack")
