@@ -128,7 +128,7 @@ var bulletproofHosts = []string{"media land", "stark industries", "aeza", "proto
 
 var (
 	noChangeRecordRe = regexp.MustCompile(`(change (record|ticket|request)s?"?:? ?"?(none|not found|missing)|no (change|ticket|approved change|change record|change ticket)|without (a )?(change|ticket)|notickete?t?orexception)`)
-	approvedChangeRe = regexp.MustCompile(`(approved (pr|pull request|change|merge request)|pull request|\bpr #?\d+|change (ticket|request) (chg|cr|#)?[a-z]*\d+|merge request|chg\d{4,})`)
+	approvedChangeRe = regexp.MustCompile(`(approved (pr|pull request|change|merge request)|pull request|\bpr #?\d+|change (ticket|request) (chg|cr|#)?[a-z]*\d+|merge request|chg\d{4,}|refs/heads/(main|master)\b)`)
 	sizeRe           = regexp.MustCompile(`\b(\d[\d,]*(?:\.\d+)?) ?(gb|tb|gib|tib)\b`)
 	objectCountRe    = regexp.MustCompile(`\b\d{1,3}(,\d{3})+ (objects|blobs|files|rows|records)\b`)
 	readVerbRe       = regexp.MustCompile(`^(get|list|describe|head|lookup|search|batchget|testiampermissions|query)`)
@@ -161,7 +161,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 	network := strings.ToLower(lowerJoin(d.strs("asn", "asnorg", "isp", "org", "organization", "autonomoussystem", "sourceipasn", "clientasn", "clientipowner", "threattype", "sourceiplabel", "location", "name")))
 	f.Tor = strings.Contains(text, "tor exit") || strings.Contains(compact, "torexit") || strings.Contains(compact, "toripcaller") || containsTerm(strings.ToLower(lowerJoin(d.strs("threattype"))), "tor")
 	f.Hosting = firstSubstring(network, bulletproofHosts) != "" || hostingASNs[strings.TrimPrefix(strings.ToUpper(signInASN(d)), "AS")]
-	f.CorporateEgress = firstSubstring(text, []string{"corporate egress", "office nat", "office egress", "named location", "corporate network", "corporate proxy", "company vpn"}) != ""
+	f.CorporateEgress = affirmedPhrase(text, "corporate egress", "office nat", "office egress", "named location", "corporate network", "corporate proxy", "company vpn") != ""
 	f.NewCountry = newCloudCountry(d)
 	f.FirstUse = firstUse(d)
 	f.RecoveryBefore = containsAnyTerm(compact, "passwordrecoverycompleted", "passwordrecoveryrequested", "passwordresetcompleted", "rootpasswordreset")
@@ -177,11 +177,11 @@ func readCloudFields(format string, d *doc) CloudFields {
 	category := strings.ToLower(lowerJoin(d.scalarStrs("category", "intent", "alerttype", "type", "types", "findingtype", "primarytactic", "technique")))
 	f.Exfiltration = strings.Contains(category, "exfiltration")
 	f.BulkData = bulkData(d, text)
-	f.ExternalDestination = firstSubstring(text, []string{"outside organization", "outside the organization", "outside organisation", "outside the organisation", "external project", "external account", "not in organization", "foreign account", "unknown account"}) != "" ||
+	f.ExternalDestination = affirmedPhrase(text, "outside organization", "outside the organization", "outside organisation", "outside the organisation", "external project", "external account", "not in organization", "foreign account", "unknown account") != "" ||
 		strings.Contains(compact, "notinorganization")
 	f.LongLivedCredential = d.has("serviceaccountkeyname") || staticAccessKey(d) ||
 		firstSubstring(strings.ToLower(lowerJoin(d.strs("authenticationtype", "authtype", "credentialtype"))), []string{"sas", "account key", "access key", "shared key"}) != ""
-	f.LeakedCredential = firstSubstring(text, []string{"leaked", "exposed in a public", "public github", "public gist", "secret scanning", "public repository", "former contractor", "former employee", "departed employee"}) != ""
+	f.LeakedCredential = affirmedPhrase(text, "leaked", "exposed in a public", "public github", "public gist", "secret scanning", "public repository", "former contractor", "former employee", "departed employee") != ""
 	f.ScriptedTool = firstSubstring(agent, []string{"rclone", "curl/", "wget", "python-requests", "go-http-client", "s3cmd", "cyberduck", "mc (minio"}) != ""
 
 	ops := normKey(lowerJoin(d.strs("operations", "operation", "operationname", "methodname", "api", "eventname", "highriskapi", "name")))

@@ -44,12 +44,12 @@ func readDataDestination(f *DataFields, d *doc, destDomain string) {
 	if f.FileHost && (f.Unsanctioned || fileHosts[destDomain]) {
 		f.Personal = true
 	}
-	f.BusinessPartner = containsAnyTerm(d.text, "contracted", "card acquirer", "merchant services provider", "sharing allowlist", "trusted domain", "approved vendor", "contracted vendor")
+	f.BusinessPartner = affirmedPhrase(d.text, "contracted", "card acquirer", "merchant services provider", "sharing allowlist", "trusted domain", "approved vendor", "contracted vendor") != ""
 	if f.BusinessPartner && !f.FileHost && !f.GenAI {
 		f.Sanctioned = true
 	}
 	f.PublicLink = containsAnyTerm(normKey(d.text), "anonymouslink", "anyonewiththelink", "publiclink", "sharedpublicly", "publicontheweb")
-	f.SyntheticData = unissuableSSNsOnly(d.text) || containsAnyTerm(d.text, "synthetic", "generated with faker", "no real customer data", "dummy data", "test fixtures")
+	f.SyntheticData = unissuableSSNsOnly(d.text) || affirmedPhrase(d.text, "synthetic", "generated with faker", "no real customer data", "dummy data", "test fixtures") != ""
 }
 
 // unissuableSSNsOnly reports whether text shows social security numbers

@@ -1,6 +1,9 @@
 package triage
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestExploitCallbackNeedsTheTargetToCallTheAttackerBack(t *testing.T) {
 	exploit := map[string]any{"src_ip": "192.0.2.9", "dest_ip": "10.0.0.5", "alert": map[string]any{"signature": "ET EXPLOIT Log4j JNDI lookup (CVE-2021-44228)"}}
@@ -41,6 +44,23 @@ func TestUnissuableSSNs(t *testing.T) {
 	} {
 		if got := unissuableSSNsOnly(text); got != want {
 			t.Errorf("unissuableSSNsOnly(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestAffirmedPhraseIgnoresNegatedMentions(t *testing.T) {
+	for text, want := range map[string]string{
+		"recipient is a trusted domain on the allowlist": "trusted domain",
+		"recipient is not a trusted domain":              "",
+		"no sign the key was leaked. key leaked in gist": "leaked",
+		"there is no evidence the key was leaked":        "",
+	} {
+		phrase := "trusted domain"
+		if strings.Contains(text, "leaked") {
+			phrase = "leaked"
+		}
+		if got := affirmedPhrase(text, phrase); got != want {
+			t.Errorf("affirmedPhrase(%q) = %q, want %q", text, got, want)
 		}
 	}
 }
