@@ -240,7 +240,10 @@ var periodicRe = regexp.MustCompile(`\b(every (minute|hour|\d+ ?(s|sec|secs|seco
 var maliciousDestinationTerms = []string{"malware", "command and control", "command & control", "c2", "c&c", "botnet", "infostealer", "stealer", "phishing", "cryptomining", "ransomware", "trojan", "spyware", "malicious"}
 
 func maliciousDestination(d *doc) bool {
-	cats := strings.ToLower(lowerJoin(d.strs("categories", "securitycategories", "threats", "threatcategory", "malwarecategory", "urlcategory", "threattype", "threatname", "domaincategory", "reputation")))
+	if d.str("botnetdomain", "botnetip", "c2domain", "c2server", "cncdomain") != "" {
+		return true
+	}
+	cats := strings.ToLower(lowerJoin(d.strs("categories", "securitycategories", "threats", "threatcategory", "malwarecategory", "urlcategory", "catdesc", "threattype", "threatname", "domaincategory", "reputation")))
 	cats = strings.NewReplacer("none", "", "unknown", "").Replace(cats)
 	for _, t := range maliciousDestinationTerms {
 		if containsTerm(cats, t) {
