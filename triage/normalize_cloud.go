@@ -141,7 +141,10 @@ func readCloudFields(format string, d *doc) CloudFields {
 	text := d.text
 	compact := normKey(text)
 	f := CloudFields{Provider: cloudProvider(format)}
-	f.Principal = d.str("principalemail", "username", "caller", "arn", "principalid")
+	f.Principal = d.str("principalemail", "useridentityarn", "useridentityusername", "accesskeydetailsusername", "caller", "invokingidentity")
+	if f.Principal == "" {
+		f.Principal = d.str("username", "principalid")
+	}
 	idType := strings.ToLower(d.scalarStr("useridentitytype", "usertype", "type"))
 	f.Root = idType == "root" || strings.HasSuffix(strings.ToLower(d.str("useridentityarn", "arn")), ":root") || strings.EqualFold(d.str("usertype"), "root")
 	for _, n := range d.scalarStrs("eventname") {

@@ -80,11 +80,11 @@ type NetworkFields struct {
 // records, by their documented keys and best effort for others.
 func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f := NetworkFields{}
-	sigs := d.scalarStrs("attack", "signature", "threatid", "threatname", "alertsignature", "rulename", "signaturename", "attackname", "msg", "message", "threat", "protectionname")
+	sigs := d.scalarStrs("attack", "signature", "threatid", "threatname", "alertsignature", "rulename", "signaturename", "attackname", "msg", "message", "note", "threat", "protectionname")
 	f.Signature = strings.ToLower(strings.Join(uniqueSorted(sigs), " | "))
 	sigText := strings.ToLower(f.Signature + " " + lowerJoin(d.scalarStrs("category", "classification", "threatcategory", "subtype", "appcat", "alertcategory", "rulecategory")))
 	f.Exploit = firstSubstring(sigText, exploitTerms) != "" && !strings.Contains(sigText, "policy")
-	f.BruteForce = firstSubstring(strings.NewReplacer("-", " ", "_", " ", ".", " ").Replace(sigText), []string{"brute force", "bruteforce", "password guess", "login attempts"}) != ""
+	f.BruteForce = firstSubstring(strings.NewReplacer("-", " ", "_", " ", ".", " ").Replace(sigText), []string{"brute force", "bruteforce", "password guess", "guessing", "login attempts", "credential stuffing"}) != ""
 	f.Scan = firstSubstring(sigText, []string{"scan", "nmap", "masscan", "zgrab", "probe", "sweep", "recon"}) != ""
 	f.PolicySignature = strings.HasPrefix(f.Signature, "et policy") || strings.HasPrefix(f.Signature, "et info") ||
 		strings.Contains(sigText, "corporate privacy violation") || strings.Contains(strings.ToLower(lowerJoin(d.strs("signatureseverity"))), "informational")
