@@ -72,6 +72,9 @@ type CloudFields struct {
 	// LoggingTampered is set when the activity stopped, deleted or
 	// narrowed audit logging or a threat detector.
 	LoggingTampered bool `expr:"logging_tampered" json:"logging_tampered,omitempty"`
+	// SecretsRead is set when the activity listed or read stored secrets
+	// or keys (Key Vault, Secrets Manager, Secret Manager, account keys).
+	SecretsRead bool `expr:"secrets_read" json:"secrets_read,omitempty"`
 	// StrongSession is set when the session passed MFA on a managed or
 	// compliant device.
 	StrongSession bool `expr:"strong_session" json:"strong_session,omitempty"`
@@ -112,6 +115,10 @@ func readInfrastructure(f *Fields, raw map[string]any, d *doc) {
 	}
 	if cloudFormats[f.Format] {
 		f.Cloud = readCloudFields(f.Format, d)
+	} else if f.Format == "graph_alert" && strings.Contains(normKey(d.str("servicesource", "detectionsource")), "defenderforcloud") {
+		// Defender for Cloud alerts also arrive through the Graph
+		// security API.
+		f.Cloud = readCloudFields("defender_cloud", d)
 	}
 	if f.Shape == "" && !cloudFormats[f.Format] {
 		f.Network = readNetworkFields(raw, d)
@@ -183,12 +190,14 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.ExternalDestination = affirmedPhrase(text, "outside organization", "outside the organization", "outside organisation", "outside the organisation", "external project", "external account", "not in organization", "foreign account", "unknown account") != "" ||
 		strings.Contains(compact, "notinorganization")
 	f.LongLivedCredential = d.has("serviceaccountkeyname") || staticAccessKey(d) ||
-		firstSubstring(strings.ToLower(lowerJoin(d.strs("authenticationtype", "authtype", "credentialtype"))), []string{"sas", "account key", "access key", "shared key"}) != ""
+		firstSubstring(strings.ToLower(lowerJoin(d.strs("authenticationtype", "authtype", "credentialtype"))), []string{"sas", "account key", "access key", "shared key"}) != "" ||
+		affirmedPhrase(text, "client secret", "sas token", "service account key", "static key", "long-lived key", "long-lived token") != ""
 	f.LeakedCredential = affirmedPhrase(text, "leaked", "exposed in a public", "public github", "public gist", "secret scanning", "public repository", "former contractor", "former employee", "departed employee") != ""
 	f.ScriptedTool = firstSubstring(agent, []string{"rclone", "curl/", "wget", "python-requests", "go-http-client", "s3cmd", "cyberduck", "mc (minio"}) != ""
 
 	ops := normKey(lowerJoin(d.strs("operations", "operation", "operationname", "methodname", "api", "eventname", "highriskapi", "name")))
 	f.Persistence = strings.Contains(category, "persistence") || containsAnyTerm(ops, "roleassignmentswrite", "createaccesskey", "attachuserpolicy", "attachrolepolicy", "putrolepolicy", "putuserpolicy", "createloginprofile", "setiampolicy", "createserviceaccountkey", "secretsread", "addusertogroup", "createuser")
+	f.SecretsRead = containsAnyTerm(ops, "secretget", "secretlist", "secretsread", "getsecretvalue", "accesssecretversion", "listkeys", "batchgetsecretvalue", "getparametersbypath")
 	f.LoggingTampered = containsAnyTerm(ops, "stoplogging", "deletetrail", "updatetrail", "puteventselectors", "deleteflowlogs", "deletedetector", "disablesecurityhub", "deleteconfigurationrecorder", "stopconfigurationrecorder", "diagnosticsettingsdelete", "deletesink", "updatesink", "disableorganizationadminaccount")
 	f.Destructive = containsAnyTerm(ops, "deleteobjects", "deletebucket", "putbucketversioningsuspended", "deletesnapshot", "deletedbinstance") || strings.Contains(text, "ransom") || strings.HasPrefix(category, "impact")
 	f.StrongSession = firstSubstring(text, []string{"mfa satisfied", "mfa passed", "number match", "fastpass", "security key", "fido2", "passkey"}) != "" &&
