@@ -35,7 +35,7 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	case "dlp":
 		f.Data = readDataFields(d)
 	}
-	readInfrastructure(&f, inc.RawData, d)
+	readInfrastructure(&f, inc.RawData, d, fieldFamily(f.Shape, inc.IncidentType))
 	return f, signIn
 }
 

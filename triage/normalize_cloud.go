@@ -100,12 +100,17 @@ func cloudFormat(keys map[string]bool) string {
 	return ""
 }
 
+// flowKeys are the keys of a network record's destination: an alert that
+// carries them is read as network traffic whatever the incident type.
+var flowKeys = []string{"dstip", "destip", "dst", "destinationip", "destinationaddress", "dstaddr", "idresph", "qname", "serverip", "dstport", "destport", "destinationport"}
+
 var cloudFormats = setOf("cloudtrail", "guardduty", "securityhub", "defender_cloud", "gcp_scc", "gcp_audit", "azure_activity")
 
 // readInfrastructure fills the cloud fields for cloud formats and the
-// network fields for alerts of no other family, naming the cloud format
-// when the shape probes did not.
-func readInfrastructure(f *Fields, raw map[string]any, d *doc) {
+// network fields for alerts of no other family (family is the one the
+// shape or the incident type named), naming the cloud format when the
+// shape probes did not.
+func readInfrastructure(f *Fields, raw map[string]any, d *doc, family string) {
 	if f.Format == "" {
 		keys := map[string]bool{}
 		for _, e := range d.entries {
@@ -115,12 +120,12 @@ func readInfrastructure(f *Fields, raw map[string]any, d *doc) {
 	}
 	if cloudFormats[f.Format] {
 		f.Cloud = readCloudFields(f.Format, d)
-	} else if f.Format == "graph_alert" && strings.Contains(normKey(d.str("servicesource", "detectionsource")), "defenderforcloud") {
+	} else if src := normKey(d.str("servicesource", "detectionsource")); f.Format == "graph_alert" && strings.Contains(src, "defenderforcloud") && !strings.Contains(src, "apps") {
 		// Defender for Cloud alerts also arrive through the Graph
 		// security API.
 		f.Cloud = readCloudFields("defender_cloud", d)
 	}
-	if f.Shape == "" && !cloudFormats[f.Format] {
+	if (family == "" || f.Shape == "" && d.has(flowKeys...)) && !cloudFormats[f.Format] {
 		f.Network = readNetworkFields(raw, d)
 	}
 }
