@@ -153,6 +153,9 @@ func detectShape(raw map[string]any, d *doc) (shape, format string) {
 			if p.format == "crowdstrike" && oktaEvent(d) {
 				continue
 			}
+			if p.format == "zscaler_dlp" && !zscalerDLPHit(d) {
+				continue
+			}
 			return p.shape, p.format
 		}
 	}

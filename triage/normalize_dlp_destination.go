@@ -67,3 +67,15 @@ func unissuableSSNsOnly(text string) bool {
 	}
 	return found
 }
+
+// zscalerDLPHit reports whether a Zscaler web record names a DLP engine or
+// dictionary that matched: every record carries the fields, "None" when
+// no DLP rule fired.
+func zscalerDLPHit(d *doc) bool {
+	for _, v := range d.scalarStrs("dlpengine", "dlpdictionaries") {
+		if v = strings.ToLower(strings.TrimSpace(v)); v != "" && v != "none" && v != "na" && v != "n/a" {
+			return true
+		}
+	}
+	return false
+}

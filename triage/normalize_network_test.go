@@ -64,3 +64,14 @@ func TestAffirmedPhraseIgnoresNegatedMentions(t *testing.T) {
 		}
 	}
 }
+
+func TestZscalerWebRecordIsDLPOnlyWhenAnEngineMatched(t *testing.T) {
+	web := map[string]any{"event": map[string]any{"urlcategory": "Botnet Callback", "dlpengine": "None", "dlpdictionaries": "None", "hostname": "bad.example", "serverip": "192.0.2.1"}}
+	dlp := map[string]any{"event": map[string]any{"urlcategory": "File Host", "dlpengine": "PII", "dlpdictionaries": "Social Security Numbers", "hostname": "file.io"}}
+	if f := normalize(Incident{RawData: web}, Indicators{}); f.Shape == "dlp" || !f.Network.MaliciousDestination {
+		t.Errorf("web record read as shape %q, network %+v", f.Shape, f.Network)
+	}
+	if f := normalize(Incident{RawData: dlp}, Indicators{}); f.Shape != "dlp" {
+		t.Errorf("DLP record read as shape %q", f.Shape)
+	}
+}
