@@ -153,7 +153,7 @@ func detectShape(raw map[string]any, d *doc) (shape, format string) {
 			if p.format == "crowdstrike" && oktaEvent(d) {
 				continue
 			}
-			if p.format == "zscaler_dlp" && !zscalerDLPHit(d) {
+			if p.shape == "dlp" && !dlpProbeHit(d, p.all) {
 				continue
 			}
 			return p.shape, p.format

@@ -68,12 +68,26 @@ func unissuableSSNsOnly(text string) bool {
 	return found
 }
 
-// zscalerDLPHit reports whether a Zscaler web record names a DLP engine or
-// dictionary that matched: every record carries the fields, "None" when
-// no DLP rule fired.
-func zscalerDLPHit(d *doc) bool {
-	for _, v := range d.scalarStrs("dlpengine", "dlpdictionaries") {
-		if v = strings.ToLower(strings.TrimSpace(v)); v != "" && v != "none" && v != "na" && v != "n/a" {
+// dlpProbeHit reports whether the keys that mark a DLP record hold a
+// finding: Zscaler and Netskope records carry their DLP fields on every
+// event, "None" or empty when no rule fired.
+func dlpProbeHit(d *doc, keys []string) bool {
+	for _, v := range d.values(keys...) {
+		switch t := v.(type) {
+		case string:
+			if t = strings.ToLower(strings.TrimSpace(t)); t != "" && t != "none" && t != "na" && t != "n/a" {
+				return true
+			}
+		case nil:
+		case []any:
+			if len(t) > 0 {
+				return true
+			}
+		case map[string]any:
+			if len(t) > 0 {
+				return true
+			}
+		default:
 			return true
 		}
 	}
