@@ -307,10 +307,15 @@ func monitoringSource(d *doc) bool {
 // them is the operating system or application updating itself.
 var updateHosts = []string{"delivery.mp.microsoft.com", "windowsupdate.com", "update.microsoft.com", "officecdn.microsoft.com", "swcdn.apple.com", "updates.cdn-apple.com", "mesu.apple.com", "dl.google.com", "update.googleapis.com", "download.mozilla.org", "archive.ubuntu.com", "security.ubuntu.com", "deb.debian.org", "ardownload.adobe.com"}
 
-// updateAgents are the user agents of operating system updaters.
-var updateAgents = []string{"microsoft-delivery-optimization", "windows-update-agent", "microsoft bits", "softwareupdate", "google update", "apt-http"}
+// updateAgents are the user agents of operating system updaters; they
+// count only towards their vendor's own domains, since a user agent is
+// easily forged.
+var updateAgents = []string{"microsoft-delivery-optimization", "windows-update-agent", "softwareupdate", "google update", "apt-http"}
+
+var updateVendorDomains = setOf("microsoft.com", "windowsupdate.com", "apple.com", "google.com", "googleapis.com", "gvt1.com", "mozilla.org", "mozilla.net", "ubuntu.com", "debian.org", "adobe.com")
 
 func vendorUpdate(d *doc) bool {
+	vendorHost := false
 	for _, h := range d.scalarStrs("hostname", "host", "domain", "httphost", "urldomain", "serverhost", "destinationdomain") {
 		h = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(h), "."))
 		for _, u := range updateHosts {
@@ -318,9 +323,10 @@ func vendorUpdate(d *doc) bool {
 				return true
 			}
 		}
+		vendorHost = vendorHost || updateVendorDomains[registrableDomain(h)]
 	}
 	agents := strings.ToLower(lowerJoin(d.scalarStrs("httpuseragent", "useragent", "original")))
-	return firstSubstring(agents, updateAgents) != ""
+	return vendorHost && firstSubstring(agents, updateAgents) != ""
 }
 
 // privateAddress reports whether s is a private or loopback IP address.
