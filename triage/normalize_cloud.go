@@ -56,6 +56,11 @@ type CloudFields struct {
 	Exfiltration        bool `expr:"exfiltration" json:"exfiltration,omitempty"`
 	BulkData            bool `expr:"bulk_data" json:"bulk_data,omitempty"`
 	ExternalDestination bool `expr:"external_destination" json:"external_destination,omitempty"`
+	// InternalDestination is set when the data stayed in a project or
+	// account of the same organisation; Routine when the payload calls the
+	// job scheduled or recurring, seen the same way before.
+	InternalDestination bool `expr:"internal_destination" json:"internal_destination,omitempty"`
+	Routine             bool `expr:"routine" json:"routine,omitempty"`
 	// LongLivedCredential is set for static keys and tokens (access keys,
 	// service-account keys, SAS tokens); LeakedCredential when the key
 	// was found exposed or belongs to someone who left.
@@ -194,6 +199,8 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.BulkData = bulkData(d, text)
 	f.ExternalDestination = affirmedPhrase(text, "outside organization", "outside the organization", "outside organisation", "outside the organisation", "external project", "external account", "not in organization", "foreign account", "unknown account") != "" ||
 		strings.Contains(compact, "notinorganization")
+	f.InternalDestination = !f.ExternalDestination && affirmedPhrase(text, "same organization", "same organisation", "inside the organization", "inside the organisation", "within the organization", "within the organisation", "own project", "own account", "company's own") != ""
+	f.Routine = affirmedPhrase(text, "scheduled export", "scheduled query", "scheduled job", "scheduled backup", "scheduled transfer", "every night", "nightly", "every week", "weekly job", "monthly job", "same volume every", "previous runs", "previous pr", "as it has every") != ""
 	f.LongLivedCredential = d.has("serviceaccountkeyname") || staticAccessKey(d) ||
 		firstSubstring(strings.ToLower(lowerJoin(d.strs("authenticationtype", "authtype", "credentialtype"))), []string{"sas", "account key", "access key", "shared key"}) != "" ||
 		affirmedPhrase(text, "client secret", "sas token", "service account key", "static key", "long-lived key", "long-lived token") != ""
