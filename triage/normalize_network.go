@@ -89,7 +89,7 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f.PolicySignature = strings.HasPrefix(f.Signature, "et policy") || strings.HasPrefix(f.Signature, "et info") ||
 		strings.Contains(sigText, "corporate privacy violation") || strings.Contains(strings.ToLower(lowerJoin(d.strs("signatureseverity"))), "informational")
 	f.Callback = exploitCallback(raw) || containsAnyTerm(d.text, "reverse shell", "reverse-shell", "connected back to the attacker", "reverse connection", "called back to", "callback to the attack", "outbound connection to the attack", "outbound session to the attack")
-	f.DNSTunnel = dnsTunnel(d)
+	f.DNSTunnel = dnsTunnel(d) || strings.Contains(strings.NewReplacer("-", " ", "_", " ").Replace(sigText), "dns tunnel")
 	f.Beaconing = beaconing(d)
 	f.MaliciousDestination = maliciousDestination(d)
 	f.YoungDomain = youngDomain(d)

@@ -75,3 +75,13 @@ func TestZscalerWebRecordIsDLPOnlyWhenAnEngineMatched(t *testing.T) {
 		t.Errorf("DLP record read as shape %q", f.Shape)
 	}
 }
+
+func TestExploitCallbackReadsNestedECSAddresses(t *testing.T) {
+	raw := map[string]any{"hits": []any{
+		map[string]any{"source": map[string]any{"ip": "192.0.2.9"}, "destination": map[string]any{"ip": "10.0.0.5"}, "rule": map[string]any{"name": "x"}, "suricata": map[string]any{"eve": map[string]any{"alert": map[string]any{"signature": "ET EXPLOIT Confluence OGNL injection"}}}},
+		map[string]any{"source": map[string]any{"ip": "10.0.0.5"}, "destination": map[string]any{"ip": "192.0.2.9", "port": 4444}},
+	}}
+	if !exploitCallback(raw) {
+		t.Error("nested source.ip / destination.ip flows were not read")
+	}
+}
