@@ -35,6 +35,7 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	case "dlp":
 		f.Data = readDataFields(d)
 	}
+	readInfrastructure(&f, inc.RawData, d, fieldFamily(f.Shape, inc.IncidentType))
 	return f, signIn
 }
 
@@ -100,6 +101,10 @@ var formatProbes = []formatProbe{
 	{"purview_dlp", "dlp", []string{"policydetails", "sensitiveinformationtypename"}},
 	{"netskope_dlp", "dlp", []string{"dlpprofile"}},
 	{"google_dlp", "dlp", []string{"matcheddetectors"}},
+	{"google_dlp", "dlp", []string{"ruleviolationinfo"}},
+	{"purview_dlp", "dlp", []string{"sensitiveinfotypedata"}},
+	{"zscaler_dlp", "dlp", []string{"dlpengine"}},
+	{"zscaler_dlp", "dlp", []string{"dlpdictionaries"}},
 	{"proofpoint_tap", "email", []string{"threatsinfomap"}},
 	{"proofpoint_tap", "email", []string{"messageparts", "fromaddress"}},
 	{"defender_email", "email", []string{"networkmessageid", "senderfromaddress"}},
@@ -152,6 +157,9 @@ func detectShape(raw map[string]any, d *doc) (shape, format string) {
 				continue
 			}
 			if p.format == "crowdstrike" && oktaEvent(d) {
+				continue
+			}
+			if p.shape == "dlp" && !dlpProbeHit(d, p.all) {
 				continue
 			}
 			return p.shape, p.format

@@ -29,6 +29,24 @@ type DataFields struct {
 	// TestCardsOnly is set when the payload shows the matched card
 	// numbers and every one is a processor's published test number.
 	TestCardsOnly bool `expr:"test_cards_only" json:"test_cards_only,omitempty"`
+	// SyntheticData is set when every social security number shown is
+	// one that cannot be issued (reserved or advertising ranges), or the
+	// file is described as generated test data.
+	SyntheticData bool `expr:"synthetic_data" json:"synthetic_data,omitempty"`
+	// FileHost is set when the destination is an anonymous or personal
+	// file-transfer host (MEGA, file.io, WeTransfer and the like).
+	FileHost bool `expr:"file_host" json:"file_host,omitempty"`
+	// GenAI is set when the destination is a generative-AI chat service.
+	GenAI bool `expr:"gen_ai" json:"gen_ai,omitempty"`
+	// Unsanctioned is set when the product or policy names the
+	// destination app or instance unsanctioned.
+	Unsanctioned bool `expr:"unsanctioned" json:"unsanctioned,omitempty"`
+	// PublicLink is set when the file was shared to anyone with the link
+	// or published on the web.
+	PublicLink bool `expr:"public_link" json:"public_link,omitempty"`
+	// BusinessPartner is set when the context names the destination as a
+	// contracted provider or partner of the organisation.
+	BusinessPartner bool `expr:"business_partner" json:"business_partner,omitempty"`
 }
 
 // readDataFields fills DataFields from Purview, Netskope, Google Workspace
@@ -36,15 +54,18 @@ type DataFields struct {
 // schemas), best effort for others.
 func readDataFields(d *doc) DataFields {
 	f := DataFields{
-		User:        d.str("userprincipalname", "actor", "user", "resourceowneremail", "email"),
+		User:        d.str("userprincipalname", "actor", "user", "resourceowneremail", "email", "triggeringuseremail", "userid"),
 		Destination: d.str("recipientemailaddress", "recipient", "recipients", "destination", "instanceid", "targetdomain", "destinationdomain"),
 	}
-	for _, m := range d.maps("sensitiveinfotypes", "matches", "detections") {
+	if f.Destination == "" {
+		f.Destination = d.str("site", "url")
+	}
+	for _, m := range d.maps("sensitiveinfotypes", "sensitiveinfotypedata", "matches", "detections") {
 		if n, ok := newDoc(m).number("count", "matchcount"); ok && int(n) > f.Matches {
 			f.Matches = int(n)
 		}
 	}
-	if n, ok := d.number("dlprulecount", "matchcount", "sensitivecount", "filecount", "recordcount"); ok && int(n) > f.Matches {
+	if n, ok := d.number("dlprulecount", "dlpdicthitcount", "detectormatchcount", "matchcount", "sensitivecount", "filecount", "recordcount"); ok && int(n) > f.Matches {
 		f.Matches = int(n)
 	}
 	dest := strings.ToLower(f.Destination)
@@ -61,7 +82,7 @@ func readDataFields(d *doc) DataFields {
 			f.Sanctioned = true
 		}
 	}
-	if tag := normKey(d.str("appinstancetag", "instancetag", "apptag")); tag == "sanctioned" || instance == "corporate" || instance == "business" {
+	if tag := normKey(d.str("appinstancetag", "instancetag", "apptag", "appclass")); tag == "sanctioned" || instance == "corporate" || instance == "business" {
 		f.Sanctioned = true
 	}
 	if scope := normKey(d.str("sharingscope", "visibility", "sharedwith")); strings.HasPrefix(scope, "internal") || scope == "private" || scope == "domain" {
@@ -70,6 +91,7 @@ func readDataFields(d *doc) DataFields {
 	if userDomain := registrableDomain(strings.ToLower(emailDomain(f.User))); userDomain != "" && destDomain == userDomain {
 		f.Sanctioned = true
 	}
+	readDataDestination(&f, d, destDomain)
 	f.Sanctioned = f.Sanctioned && !f.Personal
 	f.Encrypted = d.str("encryption", "encryptionstatus", "messageencryption") != "" && !containsAnyTerm(normKey(d.str("encryption", "encryptionstatus")), "none", "notencrypted")
 	if v, ok := d.boolean("useroverride", "overridden", "override"); ok && v {
@@ -77,7 +99,7 @@ func readDataFields(d *doc) DataFields {
 	}
 	reason := normKey(d.str("overridejustification", "justification", "userjustification"))
 	f.PersonalReason = containsAnyTerm(reason, "personal", "myown", "private", "backup") && !containsAnyTerm(reason, "business")
-	f.Departing = containsAnyTerm(normKey(lowerJoin(d.strs("hrcontext", "hrflags", "riskindicators", "userrisk", "departuredate", "employmentstatus"))), "resign", "departing", "leaver", "termination", "terminated", "noticeperiod") ||
+	f.Departing = containsAnyTerm(normKey(lowerJoin(d.strs("hrcontext", "hrflags", "riskindicators", "userrisk", "departuredate", "employmentstatus", "employeestatus", "hrstatus", "userhrstatus"))), "resign", "departing", "leaver", "termination", "terminated", "noticeperiod") ||
 		d.str("departuredate", "terminationdate", "lastworkingday") != ""
 	f.TestCardsOnly = onlyTestCards(d.text)
 	return f

@@ -17,6 +17,8 @@ type Fields struct {
 	Email    EmailFields    `expr:"email" json:"email"`
 	Endpoint EndpointFields `expr:"endpoint" json:"endpoint"`
 	Data     DataFields     `expr:"data" json:"data"`
+	Network  NetworkFields  `expr:"network" json:"network"`
+	Cloud    CloudFields    `expr:"cloud" json:"cloud"`
 }
 
 // AlertFields hold what every alert may carry, whatever its family.

@@ -135,12 +135,14 @@ type ruleEnv struct {
 	Email    EmailFields    `expr:"email"`
 	Endpoint EndpointFields `expr:"endpoint"`
 	Data     DataFields     `expr:"data"`
+	Network  NetworkFields  `expr:"network"`
+	Cloud    CloudFields    `expr:"cloud"`
 
 	meter *exprbudget.Meter
 }
 
 func newRuleEnv(f Fields) ruleEnv {
-	return ruleEnv{Shape: f.Shape, Format: f.Format, Severity: f.Severity, Alert: f.Alert, Identity: f.Identity, Email: f.Email, Endpoint: f.Endpoint, Data: f.Data}
+	return ruleEnv{Shape: f.Shape, Format: f.Format, Severity: f.Severity, Alert: f.Alert, Identity: f.Identity, Email: f.Email, Endpoint: f.Endpoint, Data: f.Data, Network: f.Network, Cloud: f.Cloud}
 }
 
 func ruleMeter(env any) *exprbudget.Meter {
