@@ -49,6 +49,9 @@ type Store struct {
 	db      *gorm.DB
 	dialect Dialect
 	runs    *runWatch
+	// checkpoints moves SQLite's write-ahead log into the database file
+	// off the requests' path; nil on PostgreSQL.
+	checkpoints *checkpointer
 }
 
 // Open connects to databaseURL: a postgres:// or postgresql:// URL selects
@@ -101,12 +104,16 @@ func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, er
 		_ = sqlDB.Close()
 		return nil, fmt.Errorf("reach %s database: %w", dialect, err)
 	}
+	if dialect == DialectSQLite {
+		s.checkpoints = startCheckpointer(s)
+	}
 	return s, nil
 }
 
 // sqliteDSN turns a path into a DSN with WAL, a busy timeout, immediate
 // write transactions (so concurrent writers queue instead of failing on lock
-// upgrade) and foreign keys on.
+// upgrade), foreign keys on, and SQLite's automatic checkpoint off: the
+// store checkpoints in the background (checkpointer).
 func sqliteDSN(path string) (string, error) {
 	if path == "" {
 		path = DefaultSQLitePath
@@ -121,7 +128,7 @@ func sqliteDSN(path string) (string, error) {
 		}
 	}
 	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_txlock=immediate", nil
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_pragma=wal_autocheckpoint(0)&_txlock=immediate", nil
 }
 
 // Dialect reports which engine the store runs on.
@@ -144,6 +151,7 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close releases the connection pool.
 func (s *Store) Close() error {
+	s.checkpoints.close()
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return err
