@@ -70,6 +70,10 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	// device registration) carries another client's name.
 	f.ScriptedClient = f.ScriptedClient || scriptedClient(d)
 	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(normKey(d.text), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
+	readCorrelatedContext(&f, signIn)
+	readReportsAndTokens(&f, d)
+	readOutcomeWording(&f, signIn)
+	readFamiliarity(&f, signIn)
 	return f
 }
 

@@ -1,0 +1,211 @@
+package triage
+
+import (
+	"sort"
+	"strings"
+)
+
+// Integrations attach correlated context to a sign-in under names of their
+// own: how many distinct accounts the same address tried, how many
+// failures came before the success, what the session did right after.
+// These readers find it by what a key means rather than by one spelling,
+// wherever it sits in the payload.
+
+// maxContextDepth bounds how deep the context walk goes.
+const maxContextDepth = 8
+
+var (
+	// distinctWords make a count one of distinct things.
+	distinctWords = []string{"distinct", "unique", "different"}
+	// triedWords make a count one of things tried or failed.
+	triedWords = []string{"targeted", "tried", "attempted", "sprayed", "failed", "failure"}
+	// accountNouns are what a sprayed count counts.
+	accountNouns = []string{"user", "account", "subject", "identit", "principal", "victim"}
+	// notAccountCounts are counts of something else or of successes.
+	notAccountCounts = []string{"success", "succeed", "lock", "compromis", "agent", "device", "countr", "ipaddress", "session", "group", "usual", "baseline", "average", "typical"}
+	// failureWords name a count of failed sign-ins.
+	failureWords = []string{"fail", "wrong", "invalid", "incorrect", "badpassword"}
+	// notFailureCounts are failure counts that are rates, baselines or
+	// another thing's failures.
+	notFailureCounts = []string{"rate", "ratio", "percent", "usual", "baseline", "average", "typical", "mfa", "push", "factor", "successes", "successcount", "succeeded"}
+)
+
+// contextCount is one numeric field met on the walk.
+type contextCount struct {
+	key   string // normalised key
+	value float64
+}
+
+// readCorrelatedContext raises the identity counts from numeric fields
+// whose names mean "distinct accounts tried" or "failed sign-ins", and
+// reads what the session did after the sign-in, anywhere in the payload.
+func readCorrelatedContext(f *IdentityFields, raw map[string]any) {
+	var counts []contextCount
+	var after []string
+	walkContext(raw, 0, false, &counts, &after)
+	for _, c := range counts {
+		switch {
+		case accountCount(c.key):
+			f.TargetedUsers = max(f.TargetedUsers, int(c.value))
+		case failureCount(c.key):
+			f.FailedAttempts = max(f.FailedAttempts, int(c.value))
+		}
+	}
+	for _, item := range after {
+		k := normKey(item)
+		if firstSubstring(k, followOnTamper) != "" {
+			f.AccountTamper = true
+		}
+		if firstSubstring(k, payoutTargets) != "" && firstSubstring(k, changeVerbs) != "" {
+			f.PayoutChange = true
+		}
+	}
+}
+
+// walkContext collects numeric fields (outside baseline and follow-on
+// objects) and the strings of follow-on objects.
+func walkContext(v any, depth int, followOn bool, counts *[]contextCount, after *[]string) {
+	if depth > maxContextDepth {
+		return
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			child := t[k]
+			if n, ok := asNumber(child); ok && !followOn && !asideKey(k) {
+				if _, isBool := child.(bool); !isBool {
+					*counts = append(*counts, contextCount{normKey(k), n})
+				}
+			}
+			walkContext(child, depth+1, followOn || followOnKey(k), counts, after)
+		}
+	case []any:
+		for _, x := range t {
+			walkContext(x, depth+1, followOn, counts, after)
+		}
+	case string:
+		if followOn {
+			*after = append(*after, t)
+		}
+	}
+}
+
+// followOnKey reports a key naming what happened after the event.
+func followOnKey(raw string) bool {
+	k := normKey(raw)
+	for _, s := range keySegments(raw) {
+		switch s {
+		case "after", "subsequent", "following", "followed", "next", "later", "then":
+			return true
+		}
+	}
+	return containsAnyTerm(k, "afterlogin", "aftersignin", "postlogin", "postauth", "postsignin", "followedby", "nextactions", "subsequentevents", "sessionactivity", "followingevents")
+}
+
+func accountCount(k string) bool {
+	if firstSubstring(k, accountNouns) == "" || firstSubstring(k, notAccountCounts) != "" {
+		return false
+	}
+	if firstSubstring(k, distinctWords) != "" {
+		return true
+	}
+	return firstSubstring(k, triedWords) != "" && firstSubstring(k, []string{"login", "logon", "signin", "attempt", "password"}) == ""
+}
+
+func failureCount(k string) bool {
+	return firstSubstring(k, failureWords) != "" && firstSubstring(k, notFailureCounts) == "" && firstSubstring(k, accountNouns) == ""
+}
+
+// followOnTamper are changes that keep an account for whoever made them:
+// contact and recovery details replaced, a second factor removed, mail
+// ruled or forwarded away.
+var followOnTamper = []string{
+	"changeemail", "emailchange", "updateemail", "emailupdate", "newemail", "changephone", "phonechange",
+	"updatephone", "phoneupdate", "recoveryemail", "recoveryphone", "changemobile", "mobilenumberchange",
+	"mfadisable", "disablemfa", "mfaremove", "removemfa", "factordeactivate", "deactivatefactor", "resetfactor",
+	"resetmfa", "mfareset", "deleteauthenticat", "removeauthenticat", "2svdisable",
+	"inboxrule", "forwardingrule", "mailforward", "forwardingsmtp", "autoforward",
+}
+
+// payoutTargets are where money goes; with a change verb, a payout change.
+var payoutTargets = []string{"paymentelection", "directdeposit", "bankaccount", "bankdetail", "paymentmethod", "payoutaccount", "payrollaccount", "iban", "routingnumber"}
+
+var changeVerbs = []string{"change", "update", "edit", "modif", "add", "replace", "new", "set"}
+
+// userReportTerms name the owner reporting activity as not theirs.
+var userReportTerms = []string{
+	"reportsuspiciousactivity", "reportedsuspiciousactivity", "suspiciousactivityreported", "userreportedsuspicious",
+	"userreportedfraud", "fraudreportedbyuser", "reportedbyenduser", "byenduser",
+}
+
+// tokenAnomalyTerms are provider detections about the session's token.
+var tokenAnomalyTerms = []string{
+	"anomaloustoken", "tokenissueranomaly", "tokenlifetimeanomaly", "tokenreplay", "replayedtoken", "tokentheft", "stolentoken",
+}
+
+// readReportsAndTokens reads the owner's own report and token anomalies
+// from the event names and risk detections.
+func readReportsAndTokens(f *IdentityFields, d *doc) {
+	names := normKey(lowerJoin(d.strs("eventtype", "eventname", "riskeventtype", "riskeventtypes", "riskeventtypesv2", "risktype", "displaymessage", "detectiontype", "title", "alertname", "rulename")))
+	if firstSubstring(names, userReportTerms) != "" && !strings.Contains(names, "falsepositive") {
+		f.UserReported = true
+	}
+	if firstSubstring(names+" "+normKey(d.text), tokenAnomalyTerms) != "" {
+		f.TokenAnomaly = true
+	}
+}
+
+// readOutcomeWording fills an outcome the structured fields left open
+// from how the event names it ("Successful login", USER_LOGGED_INTO_APP,
+// "Invalid username or password"), and a hosting network from an ASN
+// field that holds the network's kind instead of its number.
+func readOutcomeWording(f *IdentityFields, signIn map[string]any) {
+	d := newDoc(signIn, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
+	if f.Result == "" {
+		words := normKey(lowerJoin(d.scalarStrs("description", "eventtypename", "eventtype", "event", "message", "displaymessage", "name")))
+		switch {
+		case containsAnyTerm(words, "successfullogin", "loginsuccessful", "loginsucceeded", "successfulsignin", "signinsucceeded", "loggedinto", "loggedin", "authenticationsucceeded", "successfulauthentication"):
+			f.Result = "success"
+		case containsAnyTerm(words, "failedlogin", "loginfailed", "invalidusernameorpassword", "incorrectpassword", "wrongpassword", "failedauthentication", "authenticationfailed"):
+			f.Result = "failure"
+		}
+	}
+	if !f.Hosting && f.ASN != "" && strings.Trim(strings.TrimPrefix(strings.ToUpper(f.ASN), "AS"), "0123456789") != "" {
+		if firstSubstring(strings.ToLower(f.ASN), hostingProviders) != "" {
+			f.Hosting = true
+		}
+	}
+}
+
+// readFamiliarity reads the enrichment that says the address or device is
+// the user's own: an address flagged as seen for the user before or seen
+// on many recent days, a device described as company-owned or managed.
+func readFamiliarity(f *IdentityFields, signIn map[string]any) {
+	d := newDoc(signIn, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
+	for _, e := range d.entries {
+		if containsAnyTerm(e.key, "device", "country", "countr", "city", "location", "app") {
+			continue
+		}
+		if b, ok := e.val.(bool); ok && b && strings.Contains(e.key, "seen") && containsAnyTerm(e.key, "before", "previously", "foruser") {
+			f.KnownNetwork = true
+		}
+		if n, ok := asNumber(e.val); ok && strings.HasPrefix(e.key, "daysseen") && n >= 10 {
+			f.KnownNetwork = true
+		}
+	}
+	for _, m := range d.strs("management", "managementstate", "managementtype", "ownership", "deviceownership", "managedby") {
+		m = strings.ToLower(m)
+		if strings.Contains(m, "unmanaged") || strings.Contains(m, "not managed") || strings.Contains(m, "personal") || strings.Contains(m, "byod") {
+			f.DeviceUnmanaged = true
+			continue
+		}
+		if strings.Contains(m, "managed") || strings.Contains(m, "company-owned") || strings.Contains(m, "corporate-owned") || strings.Contains(m, "company owned") {
+			f.DeviceManaged = true
+		}
+	}
+}
