@@ -37,6 +37,15 @@ type EndpointBehaviour struct {
 	// binary), or "". Rules that vouch for who or what ran a process do
 	// not weigh against what it did.
 	Hostile string `expr:"hostile" json:"hostile,omitempty"`
+	// Masquerade names the dual-use tool (rclone.exe, psexec.exe, ...)
+	// whose original file name the renamed binary carries, or "".
+	Masquerade string `expr:"masquerade" json:"masquerade,omitempty"`
+	// CloudExfil names the consumer cloud storage a folder-sync tool was
+	// pointed at, or "".
+	CloudExfil string `expr:"cloud_exfil" json:"cloud_exfil,omitempty"`
+	// DownloadExecute is set when one command fetches a file and runs it
+	// as code (curl -o then rundll32, certutil then msiexec).
+	DownloadExecute bool `expr:"download_execute" json:"download_execute,omitempty"`
 }
 
 // reverseTunnelRe finds ssh or plink forwarding a remote port back in
@@ -70,6 +79,8 @@ func hostileBehaviour(f *EndpointFields) string {
 		{b.ReverseShell, "reverse shell"}, {b.ReverseTunnel, "reverse tunnel"}, {encodedDownload(f), "encoded download cradle"},
 		{b.AdminGroupAdd, "administrators group add"}, {b.RemoteAccess != "" && b.Discovery >= 2, "remote access then discovery"},
 		{f.OfficeParent && f.LOLBin, "office application starts a system binary"},
+		{b.CloudExfil != "", "folder sync to consumer cloud storage"}, {b.Masquerade != "", "renamed dual-use tool"},
+		{b.DownloadExecute, "download run as code"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"},
 	} {
 		if c.on {
 			return c.name
@@ -102,7 +113,7 @@ var discoveryCommands = []*regexp.Regexp{
 var remoteAccessTools = [][2]string{
 	{"anydesk", "anydesk"}, {"screenconnect", "screenconnect"}, {"connectwise control", "screenconnect"},
 	{"quickassist", "quick assist"}, {"quick assist", "quick assist"}, {"teamviewer", "teamviewer"},
-	{"splashtop", "splashtop"}, {"rustdesk", "rustdesk"}, {"atera", "atera"}, {"logmein", "logmein"},
+	{"splashtop", "splashtop"}, {"rustdesk", "rustdesk"}, {"ateraagent", "atera"}, {"atera networks", "atera"}, {"logmein", "logmein"},
 	{"supremo", "supremo"}, {"netsupport", "netsupport"}, {"simplehelp", "simplehelp"}, {"remoteutilities", "remote utilities"},
 }
 
@@ -119,7 +130,9 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	// The sensor's own name for the behaviour counts too (GuardDuty's
 	// Execution:Runtime/ReverseShell, EDR detections titled so).
 	b.ReverseShell = reverseShellRe.MatchString(commands) || containsAnyTerm(d.text, "reverse shell", "reverseshell", "reverse_shell")
-	b.ServerSpawnsShell = serverRuntimes[f.Parent] && shells[f.Process]
+	// XDR products put the shell as the actor and the command it ran as
+	// the action, so the server is then the grandparent.
+	b.ServerSpawnsShell = serverRuntimes[f.Parent] && shells[f.Process] || serverRuntimes[p.GrandparentName] && shells[f.Parent]
 	b.AdminGroupAdd = adminGroupAddRe.MatchString(commands) || adminGroupAddRe.MatchString(d.text)
 	for _, re := range discoveryCommands {
 		if re.MatchString(commands) {

@@ -1,0 +1,39 @@
+package triage
+
+import "testing"
+
+func TestDataFilesAreNotCodeRunningFromThem(t *testing.T) {
+	for _, p := range []string{
+		`C:\Users\a\AppData\Local\Google\Chrome\User Data\Default\Network\Cookies`,
+		`C:\Windows\Temp\x\Active Directory\ntds.dit`,
+		`C:\Users\a\AppData\Roaming\Mozilla\Firefox\Profiles\x.default\key4.db`,
+	} {
+		if userWritablePath([]string{p}, "") != "" {
+			t.Errorf("%s read as code in a user-writable folder", p)
+		}
+	}
+	if userWritablePath([]string{`C:\Users\a\AppData\Local\Temp\loader.exe`}, "") == "" {
+		t.Error("an executable in Temp is code in a user-writable folder")
+	}
+}
+
+func TestSignerOrgIgnoresTheCertificateAuthority(t *testing.T) {
+	for in, want := range map[string]string{
+		`CN="Citrix Systems, Inc.", O="Citrix Systems, Inc.", L=Fort Lauderdale`: "citrix",
+		"Notepad++": "notepad++",
+		"DigiCert Trusted G4 Code Signing RSA4096 SHA384 2021 CA1": "",
+	} {
+		if got := signerOrg(in); got != want {
+			t.Errorf("signerOrg(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRemoteAccessToolIsNotReadInsideOrdinaryWords(t *testing.T) {
+	if got := firstMarker("may indicate lateral movement activities", remoteAccessTools); got != "" {
+		t.Errorf("remote access tool %q read from the word lateral", got)
+	}
+	if got := firstMarker(`c:\program files\atera networks\ateraagent\ateraagent.exe`, remoteAccessTools); got != "atera" {
+		t.Errorf("Atera's agent not recognised: %q", got)
+	}
+}
