@@ -74,6 +74,7 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	readReportsAndTokens(&f, d)
 	readOutcomeWording(&f, signIn)
 	readFamiliarity(&f, signIn)
+	readConsoleSignIn(&f, d)
 	return f
 }
 
@@ -155,6 +156,9 @@ func detectShape(raw map[string]any, d *doc) (shape, format string) {
 			}
 			return p.shape, p.format
 		}
+	}
+	if consoleSignIn(d) {
+		return "identity", "console_signin"
 	}
 	if keys["schemaversion"] && keys["service"] && (keys["resource"] || keys["accountid"]) {
 		return guardDutyShape(d.str("type")), "guardduty"

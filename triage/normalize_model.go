@@ -162,6 +162,9 @@ type IdentityFields struct {
 	// unusual (anomalous token, token issuer or lifetime anomaly, replay):
 	// a stolen token carries the device's claims with it.
 	TokenAnomaly bool `expr:"token_anomaly" json:"token_anomaly,omitempty"`
+	// RecoveredBefore is set when the payload shows the account's password
+	// recovered or reset around the sign-in.
+	RecoveredBefore bool `expr:"recovered_before" json:"recovered_before,omitempty"`
 	// Event is the lowercased vendor event name (login_success,
 	// user.session.start, ...).
 	Event string `expr:"event" json:"event,omitempty"`
