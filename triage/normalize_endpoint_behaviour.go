@@ -46,7 +46,13 @@ type EndpointBehaviour struct {
 	// DownloadExecute is set when one command fetches a file and runs it
 	// as code (curl -o then rundll32, certutil then msiexec).
 	DownloadExecute bool `expr:"download_execute" json:"download_execute,omitempty"`
+	// LogClearing is set when a command clears event logs or the change
+	// journal (wevtutil cl, Clear-EventLog, fsutil usn deletejournal).
+	LogClearing bool `expr:"log_clearing" json:"log_clearing,omitempty"`
 }
+
+// logClearingRe finds commands that erase the record of what was done.
+var logClearingRe = regexp.MustCompile(`(?i)wevtutil(\.exe)?"?\s+(cl|clear-log)\b|clear-eventlog\b|remove-eventlog\b|\[system\.diagnostics\.eventing\.reader\.eventlogsession\][^\n]*clearlog|fsutil(\.exe)?\s+usn\s+deletejournal|auditpol(\.exe)?\s+/clear`)
 
 // reverseTunnelRe finds ssh or plink forwarding a remote port back in
 // (-R port:host:port) to a host that is not on a private network.
@@ -80,7 +86,7 @@ func hostileBehaviour(f *EndpointFields) string {
 		{b.AdminGroupAdd, "administrators group add"}, {b.RemoteAccess != "" && b.Discovery >= 2, "remote access then discovery"},
 		{f.OfficeParent && f.LOLBin, "office application starts a system binary"},
 		{b.CloudExfil != "", "folder sync to consumer cloud storage"}, {b.Masquerade != "", "renamed dual-use tool"},
-		{b.DownloadExecute, "download run as code"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"},
+		{b.DownloadExecute, "download run as code"}, {b.LogClearing, "event logs cleared"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"},
 	} {
 		if c.on {
 			return c.name
@@ -144,5 +150,6 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	tree := d.text + "\n" + commands
 	b.RemoteAccess = firstMarker(tree, remoteAccessTools)
 	b.ReverseTunnel = reverseTunnelRe.MatchString(f.CommandLine) && !privateTargetRe.MatchString(f.CommandLine)
+	b.LogClearing = logClearingRe.MatchString(commands) || logClearingRe.MatchString(d.text)
 	b.Hostile = hostileBehaviour(f)
 }

@@ -37,3 +37,18 @@ func TestRemoteAccessToolIsNotReadInsideOrdinaryWords(t *testing.T) {
 		t.Errorf("Atera's agent not recognised: %q", got)
 	}
 }
+
+func TestLogClearingInEachSpelling(t *testing.T) {
+	for _, cmd := range []string{
+		`wevtutil.exe cl Security`,
+		`powershell -c "Clear-EventLog -LogName System,Application"`,
+		`fsutil usn deletejournal /d c:`,
+	} {
+		if !logClearingRe.MatchString(cmd) {
+			t.Errorf("%s: log clearing not read", cmd)
+		}
+	}
+	if logClearingRe.MatchString(`wevtutil qe Security /c:10`) {
+		t.Error("a log query read as log clearing")
+	}
+}
