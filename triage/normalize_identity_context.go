@@ -129,7 +129,8 @@ var followOnTamper = []string{
 	"updatephone", "phoneupdate", "recoveryemail", "recoveryphone", "changemobile", "mobilenumberchange",
 	"mfadisable", "disablemfa", "mfaremove", "removemfa", "factordeactivate", "deactivatefactor", "resetfactor",
 	"resetmfa", "mfareset", "deleteauthenticat", "removeauthenticat", "2svdisable",
-	"inboxrule", "forwardingrule", "mailforward", "forwardingsmtp", "autoforward",
+	"inboxrule", "forwardingrule", "mailforward", "forwardingsmtp", "autoforward", "forwardto", "forwardingaddress",
+	"externalforward", "mailfilter", "filtercreated",
 }
 
 // payoutTargets are where money goes; with a change verb, a payout change.
