@@ -64,11 +64,20 @@ var privateTargetRe = regexp.MustCompile(`@(10\.|127\.|192\.168\.|172\.(1[6-9]|2
 // management tools encode their scripts too, but they do not hide a
 // download in them.
 func encodedDownload(f *EndpointFields) bool {
-	if !f.Encoded {
+	if !f.Encoded || !hiddenCommand(f) {
 		return false
 	}
 	text := f.CommandLine + "\n" + f.Context.DecodedCommand
 	return firstSubstring(text, downloadCradles) != "" || rawAddressURLRe.MatchString(text)
+}
+
+// hiddenCommand reports a command that conceals itself: a base64
+// argument, decoding at run time, a hidden window, caret or character-code
+// obfuscation. Invoke-Expression of a plainly written download is not
+// hidden: installers document it.
+func hiddenCommand(f *EndpointFields) bool {
+	return f.Context.DecodedCommand != "" || encodedPowerShell(f.CommandLine) != "" ||
+		containsAnyTerm(f.CommandLine, "frombase64string", "-w hidden", "-windowstyle hidden", "-win hidden", "^p^o^w", "[char]", "-join", "gzipstream", "deflatestream")
 }
 
 var rawAddressURLRe = regexp.MustCompile(`https?://(\d{1,3}\.){3}\d{1,3}`)
