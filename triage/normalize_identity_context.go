@@ -40,6 +40,9 @@ type contextCount struct {
 // whose names mean "distinct accounts tried" or "failed sign-ins", and
 // reads what the session did after the sign-in, anywhere in the payload.
 func readCorrelatedContext(f *IdentityFields, raw map[string]any) {
+	if ip, _ := raw["factorRefusedFromAddress"].(string); ip != "" {
+		f.RefusedElsewhere = true
+	}
 	var counts []contextCount
 	var after []string
 	walkContext(raw, 0, false, &counts, &after)
@@ -159,6 +162,7 @@ func readReportsAndTokens(f *IdentityFields, d *doc) {
 	if firstSubstring(names+" "+normKey(d.text), tokenAnomalyTerms) != "" {
 		f.TokenAnomaly = true
 	}
+
 }
 
 // readOutcomeWording fills an outcome the structured fields left open

@@ -165,6 +165,10 @@ type IdentityFields struct {
 	// RecoveredBefore is set when the payload shows the account's password
 	// recovered or reset around the sign-in.
 	RecoveredBefore bool `expr:"recovered_before" json:"recovered_before,omitempty"`
+	// RefusedElsewhere is set when, before this sign-in succeeded, the
+	// user refused a second-factor prompt for a sign-in from another
+	// address: the password was right there, on someone's device.
+	RefusedElsewhere bool `expr:"refused_elsewhere" json:"refused_elsewhere,omitempty"`
 	// Event is the lowercased vendor event name (login_success,
 	// user.session.start, ...).
 	Event string `expr:"event" json:"event,omitempty"`
