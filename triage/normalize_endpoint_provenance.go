@@ -59,7 +59,7 @@ var ntdsCopyRe = regexp.MustCompile(`(?i)ntdsutil(\.exe)?"?\s[^\n]*\bifm\b|ntdsu
 func readEndpointProvenance(d *doc, p processFacts, f *EndpointFields) {
 	c := &f.Context
 	chain := strings.ToLower(strings.Join([]string{f.Parent, p.GrandparentName, p.ParentNames, p.Commands,
-		lowerJoin(d.strs("parentchain", "processchain", "ancestors", "processtree", "lineage", "originatorprocess"))}, "\n"))
+		lowerJoin(d.strs("parentchain", "processchain", "ancestors", "processtree", "lineage", "originatorprocess")), ancestorNames(d)}, "\n"))
 	for _, a := range managementAgents {
 		if strings.Contains(chain, a) {
 			c.ManagementAgent = strings.TrimSuffix(baseName(a), ".exe")
@@ -93,6 +93,19 @@ func readEndpointProvenance(d *doc, p processFacts, f *EndpointFields) {
 		}
 	}
 	b.DownloadExecute = downloadThenRunRe.MatchString(strings.ReplaceAll(all, "\n", " \n"))
+}
+
+// ancestorNames joins every string the payload files under a grandparent
+// or ancestor key, whatever the vendor calls the field
+// (GrandparentImageFileName, grandparent_details, ancestors[]).
+func ancestorNames(d *doc) string {
+	var out []string
+	for _, e := range d.entries {
+		if s, ok := e.val.(string); ok && (strings.Contains(e.key, "grandparent") || strings.Contains(e.key, "ancestor")) {
+			out = append(out, s)
+		}
+	}
+	return lowerJoin(out)
 }
 
 // vendorUpdate names the vendor when the alert's program is an updater and
