@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -22,7 +23,8 @@ var (
 	// accountNouns are what a sprayed count counts.
 	accountNouns = []string{"user", "account", "subject", "identit", "principal", "victim"}
 	// notAccountCounts are counts of something else or of successes.
-	notAccountCounts = []string{"success", "succeed", "lock", "compromis", "agent", "device", "countr", "ipaddress", "session", "group", "usual", "baseline", "average", "typical"}
+	notAccountCounts = []string{"success", "succeed", "lock", "compromis", "agent", "device", "countr", "ipaddress", "session", "group", "usual", "baseline", "average", "typical",
+		"tenant", "licens", "active", "enabled", "member", "org"}
 	// failureWords name a count of failed sign-ins.
 	failureWords = []string{"fail", "wrong", "invalid", "incorrect", "badpassword"}
 	// notFailureCounts are failure counts that are rates, baselines or
@@ -59,7 +61,7 @@ func readCorrelatedContext(f *IdentityFields, raw map[string]any) {
 		if firstSubstring(k, followOnTamper) != "" {
 			f.AccountTamper = true
 		}
-		if firstSubstring(k, payoutTargets) != "" && firstSubstring(k, changeVerbs) != "" {
+		if firstSubstring(k, payoutTargets) != "" && changeVerbRe.MatchString(strings.ToLower(item)) {
 			f.PayoutChange = true
 		}
 	}
@@ -121,14 +123,21 @@ func accountCount(k string) bool {
 }
 
 func failureCount(k string) bool {
-	return firstSubstring(k, failureWords) != "" && firstSubstring(k, notFailureCounts) == "" && firstSubstring(k, accountNouns) == ""
+	return firstSubstring(k, failureWords) != "" && firstSubstring(k, notFailureCounts) == "" && firstSubstring(k, accountNouns) == "" && !longWindowRe.MatchString(k)
 }
+
+// longWindowRe finds a count over days or longer: a history, not the
+// burst before this sign-in.
+var longWindowRe = regexp.MustCompile(`\d+(d|days?|w|weeks?|mo|months?|y|years?)$|month|week|year|lifetime|history`)
+
+// changeVerbRe finds a word that makes an account field's mention a change.
+var changeVerbRe = regexp.MustCompile(`\b(change[sd]?|updated?|edit(ed)?|modif\w*|add(ed)?|replaced?|new|set)\b`)
 
 // followOnTamper are changes that keep an account for whoever made them:
 // contact and recovery details replaced, a second factor removed, mail
 // ruled or forwarded away.
 var followOnTamper = []string{
-	"changeemail", "emailchange", "updateemail", "emailupdate", "newemail", "changephone", "phonechange",
+	"changeemail", "emailchange", "updateemail", "emailupdate", "changephone", "phonechange",
 	"updatephone", "phoneupdate", "recoveryemail", "recoveryphone", "changemobile", "mobilenumberchange",
 	"mfadisable", "disablemfa", "mfaremove", "removemfa", "factordeactivate", "deactivatefactor", "resetfactor",
 	"resetmfa", "mfareset", "deleteauthenticat", "removeauthenticat", "2svdisable",
@@ -138,8 +147,6 @@ var followOnTamper = []string{
 
 // payoutTargets are where money goes; with a change verb, a payout change.
 var payoutTargets = []string{"paymentelection", "directdeposit", "bankaccount", "bankdetail", "paymentmethod", "payoutaccount", "payrollaccount", "iban", "routingnumber"}
-
-var changeVerbs = []string{"change", "update", "edit", "modif", "add", "replace", "new", "set"}
 
 // userReportTerms name the owner reporting activity as not theirs.
 var userReportTerms = []string{

@@ -56,3 +56,15 @@ func TestOwnerReportsAndTokenAnomaliesAcrossProviders(t *testing.T) {
 		}
 	}
 }
+
+func TestCorrelatedContextLeavesOrdinaryCountsAndWordsAlone(t *testing.T) {
+	var f IdentityFields
+	readCorrelatedContext(&f, map[string]any{
+		"tenant":      map[string]any{"distinct_accounts_in_tenant": 12000.0, "active_users": 800.0},
+		"user_stats":  map[string]any{"failed_logins_30d": 12.0},
+		"after_login": []any{"Workday: view bank account (address verified)", "Outlook: new email received"},
+	})
+	if f.TargetedUsers != 0 || f.FailedAttempts != 0 || f.PayoutChange || f.AccountTamper {
+		t.Errorf("ordinary context read as an attack: %+v", f)
+	}
+}
