@@ -75,7 +75,9 @@ func readEndpointProvenance(d *doc, p processFacts, f *EndpointFields) {
 		}
 	}
 	for _, k := range changeKeys {
-		if s := strings.TrimSpace(d.str(k)); s != "" {
+		switch s := strings.ToLower(strings.TrimSpace(d.str(k))); s {
+		case "", "none", "n/a", "na", "no", "false", "null", "unknown", "-":
+		default:
 			c.ApprovedChange = true
 		}
 	}
@@ -84,7 +86,7 @@ func readEndpointProvenance(d *doc, p processFacts, f *EndpointFields) {
 		f.CredentialDump = true
 	}
 	b := &f.Behaviour
-	if orig := baseName(d.str("originalfilename", "originalname", "peoriginalfilename", "fileoriginalname")); orig != "" && dualUseTools[orig] && f.Process != "" && f.Process != orig {
+	if orig := baseName(d.str("originalfilename", "originalname", "peoriginalfilename", "fileoriginalname")); orig != "" && dualUseTools[orig] && f.Process != "" && bitless(f.Process) != bitless(orig) {
 		b.Masquerade = orig
 	}
 	if syncToolRe.MatchString(all) || b.Masquerade == "rclone.exe" {
@@ -106,6 +108,11 @@ func ancestorNames(d *doc) string {
 		}
 	}
 	return lowerJoin(out)
+}
+
+// bitless drops a 64-bit build's suffix (PsExec64.exe is PsExec.exe).
+func bitless(name string) string {
+	return strings.Replace(name, "64.exe", ".exe", 1)
 }
 
 // vendorUpdate names the vendor when the alert's program is an updater and

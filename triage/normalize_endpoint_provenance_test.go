@@ -52,3 +52,18 @@ func TestLogClearingInEachSpelling(t *testing.T) {
 		t.Error("a log query read as log clearing")
 	}
 }
+
+func TestRenamedToolIsNotTheSixtyFourBitBuild(t *testing.T) {
+	read := func(name, orig string) string {
+		d := newDoc(map[string]any{"process": map[string]any{"name": name, "pe": map[string]any{"original_file_name": orig}}})
+		f := EndpointFields{Process: name}
+		readEndpointProvenance(d, processFacts{}, &f)
+		return f.Behaviour.Masquerade
+	}
+	if got := read("psexec64.exe", "psexec.exe"); got != "" {
+		t.Errorf("PsExec64 read as a renamed %s", got)
+	}
+	if got := read("svchelper.exe", "rclone.exe"); got != "rclone.exe" {
+		t.Errorf("renamed rclone not read: %q", got)
+	}
+}
