@@ -36,6 +36,10 @@ var (
 type contextCount struct {
 	key   string // normalised key
 	value float64
+	// failing is set when a sibling field counts failures, so a bare
+	// "distinct users" beside it counts accounts tried, not an office
+	// address's many ordinary users.
+	failing bool
 }
 
 // readCorrelatedContext raises the identity counts from numeric fields
@@ -50,7 +54,7 @@ func readCorrelatedContext(f *IdentityFields, raw map[string]any) {
 	walkContext(raw, 0, false, &counts, &after)
 	for _, c := range counts {
 		switch {
-		case accountCount(c.key):
+		case accountCount(c.key) && (c.failing || explicitlyTried(c.key)):
 			f.TargetedUsers = max(f.TargetedUsers, int(c.value))
 		case failureCount(c.key):
 			f.FailedAttempts = max(f.FailedAttempts, int(c.value))
@@ -80,11 +84,17 @@ func walkContext(v any, depth int, followOn bool, counts *[]contextCount, after 
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
+		failing := false
+		for _, k := range keys {
+			if _, ok := asNumber(t[k]); ok && (failureSibling(k)) {
+				failing = true
+			}
+		}
 		for _, k := range keys {
 			child := t[k]
 			if n, ok := asNumber(child); ok && !followOn && !asideKey(k) {
 				if _, isBool := child.(bool); !isBool {
-					*counts = append(*counts, contextCount{normKey(k), n})
+					*counts = append(*counts, contextCount{normKey(k), n, failing})
 				}
 			}
 			walkContext(child, depth+1, followOn || followOnKey(k), counts, after)
@@ -110,6 +120,19 @@ func followOnKey(raw string) bool {
 		}
 	}
 	return containsAnyTerm(k, "afterlogin", "aftersignin", "postlogin", "postauth", "postsignin", "followedby", "nextactions", "subsequentevents", "sessionactivity", "followingevents")
+}
+
+// failureSibling reports a count of failures by its key: a failure word,
+// or Auth0's documented failed-password and failed-username event codes.
+func failureSibling(raw string) bool {
+	k := normKey(raw)
+	return k == "fp" || k == "fu" || containsAnyTerm(k, "fail", "invalid", "wrong", "denied", "incorrect")
+}
+
+// explicitlyTried reports a count key that itself says the accounts were
+// tried or failed, not merely seen.
+func explicitlyTried(k string) bool {
+	return firstSubstring(k, triedWords) != ""
 }
 
 func accountCount(k string) bool {

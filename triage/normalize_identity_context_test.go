@@ -68,3 +68,11 @@ func TestCorrelatedContextLeavesOrdinaryCountsAndWordsAlone(t *testing.T) {
 		t.Errorf("ordinary context read as an attack: %+v", f)
 	}
 }
+
+func TestManyOrdinaryUsersBehindOneAddressAreNotSprayed(t *testing.T) {
+	var f IdentityFields
+	readCorrelatedContext(&f, map[string]any{"ip_context": map[string]any{"distinct_users_24h": 340.0, "successful_signins": 2900.0}})
+	if f.TargetedUsers != 0 {
+		t.Errorf("an office address's users read as %d accounts sprayed", f.TargetedUsers)
+	}
+}
