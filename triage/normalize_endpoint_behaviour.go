@@ -49,6 +49,9 @@ type EndpointBehaviour struct {
 	// LogClearing is set when a command clears event logs or the change
 	// journal (wevtutil cl, Clear-EventLog, fsutil usn deletejournal).
 	LogClearing bool `expr:"log_clearing" json:"log_clearing,omitempty"`
+	// DirectoryCopy is set when the Active Directory database was copied
+	// out (ntdsutil install-from-media, ntds.dit from a shadow copy).
+	DirectoryCopy bool `expr:"directory_copy" json:"directory_copy,omitempty"`
 }
 
 // logClearingRe finds commands that erase the record of what was done.

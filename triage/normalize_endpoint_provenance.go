@@ -82,10 +82,10 @@ func readEndpointProvenance(d *doc, p processFacts, f *EndpointFields) {
 		}
 	}
 	all := p.Commands + "\n" + f.CommandLine + "\n" + d.text
-	if ntdsCopyRe.MatchString(all) {
-		f.CredentialDump = true
-	}
 	b := &f.Behaviour
+	if ntdsCopyRe.MatchString(all) {
+		f.CredentialDump, b.DirectoryCopy = true, true
+	}
 	if orig := baseName(d.str("originalfilename", "originalname", "peoriginalfilename", "fileoriginalname")); orig != "" && dualUseTools[orig] && f.Process != "" && bitless(f.Process) != bitless(orig) {
 		b.Masquerade = orig
 	}
