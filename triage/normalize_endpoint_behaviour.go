@@ -52,6 +52,10 @@ type EndpointBehaviour struct {
 	// DirectoryCopy is set when the Active Directory database was copied
 	// out (ntdsutil install-from-media, ntds.dit from a shadow copy).
 	DirectoryCopy bool `expr:"directory_copy" json:"directory_copy,omitempty"`
+	// RemoteToolFromMail is set when a remote-access tool was installed
+	// from a package a user fetched through an e-mail (an attachment or
+	// a link in a message the alert carries).
+	RemoteToolFromMail bool `expr:"remote_tool_from_mail" json:"remote_tool_from_mail,omitempty"`
 }
 
 // logClearingRe finds commands that erase the record of what was done.
@@ -163,5 +167,6 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.RemoteAccess = firstMarker(tree, remoteAccessTools)
 	b.ReverseTunnel = reverseTunnelRe.MatchString(f.CommandLine) && !privateTargetRe.MatchString(f.CommandLine)
 	b.LogClearing = logClearingRe.MatchString(commands) || logClearingRe.MatchString(d.text)
+	b.RemoteToolFromMail = b.RemoteAccess != "" && remoteToolFromMail(d, tree)
 	b.Hostile = hostileBehaviour(f)
 }

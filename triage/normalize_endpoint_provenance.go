@@ -110,6 +110,20 @@ func ancestorNames(d *doc) string {
 	return lowerJoin(out)
 }
 
+// userPackageRe finds an installer package in a user's downloads, mail
+// attachment cache or temporary folder.
+var userPackageRe = regexp.MustCompile(`(?i)\\(downloads|content\.outlook|inetcache|temp)\\[^"\n]*\.(msi|exe)\b`)
+
+// remoteToolFromMail reports an installer from a user's folders in an
+// alert that also carries the e-mail it came by: an attachment cache, or
+// a message's sender and subject or link.
+func remoteToolFromMail(d *doc, text string) bool {
+	if !userPackageRe.MatchString(text) {
+		return false
+	}
+	return strings.Contains(text, `\content.outlook\`) || d.has("sender", "senderaddress", "emaillink", "mailfrom") && d.has("subject", "link", "url")
+}
+
 // bitless drops a 64-bit build's suffix (PsExec64.exe is PsExec.exe).
 func bitless(name string) string {
 	return strings.Replace(name, "64.exe", ".exe", 1)
