@@ -76,3 +76,16 @@ func TestManyOrdinaryUsersBehindOneAddressAreNotSprayed(t *testing.T) {
 		t.Errorf("an office address's users read as %d accounts sprayed", f.TargetedUsers)
 	}
 }
+
+func TestOwnerReportInFailureDetailsButNotInOrdinaryReasons(t *testing.T) {
+	var f IdentityFields
+	readReportsAndTokens(&f, newDoc(map[string]any{"status": map[string]any{"additionalDetails": "Suspicious activity reported by the user in Microsoft Authenticator"}}))
+	if !f.UserReported {
+		t.Error("the report in the sign-in's failure details was not read")
+	}
+	f = IdentityFields{}
+	readReportsAndTokens(&f, newDoc(map[string]any{"reason": "Password reset by end user"}))
+	if f.UserReported {
+		t.Error("a self-service reset read as a report of suspicious activity")
+	}
+}

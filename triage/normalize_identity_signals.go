@@ -9,7 +9,7 @@ import "strings"
 // userReportTerms name the owner reporting activity as not theirs.
 var userReportTerms = []string{
 	"reportsuspiciousactivity", "reportedsuspiciousactivity", "suspiciousactivityreported", "userreportedsuspicious",
-	"userreportedfraud", "fraudreportedbyuser", "reportedbyenduser", "byenduser",
+	"userreportedfraud", "fraudreportedbyuser", "suspiciousactivityreportedbytheuser",
 }
 
 // tokenAnomalyTerms are provider detections about the session's token.
@@ -20,7 +20,8 @@ var tokenAnomalyTerms = []string{
 // readReportsAndTokens reads the owner's own report and token anomalies
 // from the event names and risk detections.
 func readReportsAndTokens(f *IdentityFields, d *doc) {
-	names := normKey(lowerJoin(d.strs("eventtype", "eventname", "riskeventtype", "riskeventtypes", "riskeventtypesv2", "risktype", "displaymessage", "detectiontype", "title", "alertname", "rulename")))
+	names := normKey(lowerJoin(d.strs("eventtype", "eventname", "riskeventtype", "riskeventtypes", "riskeventtypesv2", "risktype", "displaymessage", "detectiontype", "title", "alertname", "rulename",
+		"additionaldetails", "failurereason", "authdetail", "resultreason", "reason", "mfadetail", "authenticationstepresultdetail")))
 	if firstSubstring(names, userReportTerms) != "" && !strings.Contains(names, "falsepositive") {
 		f.UserReported = true
 	}
