@@ -40,7 +40,7 @@ var dualUseTools = setOf("rclone.exe", "rclone", "psexec.exe", "psexec64.exe", "
 
 // consumerCloudStorage are file-sharing services outside the
 // organisation's control that exfiltration tools are pointed at.
-var consumerCloudStorage = []string{"mega.nz", "mega.co.nz", "mega.io", "pcloud.com", "dropboxapi.com", "file.io", "gofile.io", "anonfiles", "transfer.sh", "sendspace.com", "4shared.com", "backblazeb2.com", "wasabisys.com", "pixeldrain.com", "temp.sh", "catbox.moe", "filemail.com", "type = mega"}
+var consumerCloudStorage = []string{"mega.nz", "mega.co.nz", "mega.io", "pcloud.com", "dropboxapi.com", "file.io", "gofile.io", "anonfiles", "transfer.sh", "sendspace.com", "4shared.com", "pixeldrain.com", "temp.sh", "catbox.moe", "filemail.com", "type = mega"}
 
 // syncTools are command-line tools that copy whole folders to remote storage.
 var syncToolRe = regexp.MustCompile(`(?i)\b(rclone|megacmd|mega-put|megasync|restic)\b|\scopy\s+\S+\s+[a-z0-9_-]+:[^\\/\s]*\s.*--(config|transfers)`)
