@@ -50,8 +50,9 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 		depth int
 		path  []string
 		scope string
+		aside bool
 	}
-	queue := []node{{raw, 0, nil, ""}}
+	queue := []node{{raw, 0, nil, "", false}}
 	for len(queue) > 0 && len(d.entries) < maxDocEntries {
 		n := queue[0]
 		queue = queue[1:]
@@ -63,7 +64,9 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 			for _, k := range sortedKeys(t) {
 				nk := normKey(k)
 				scope := n.scope + "." + nk
-				d.entries = append(d.entries, entry{key: nk, val: t[k], depth: n.depth + 1, scope: scope})
+				if !n.aside {
+					d.entries = append(d.entries, entry{key: nk, val: t[k], depth: n.depth + 1, scope: scope})
+				}
 				for _, q := range qualifiedKeys(n.path, k) {
 					d.entries = append(d.entries, entry{key: q, val: t[k], depth: n.depth + 1, scope: scope})
 				}
@@ -74,7 +77,7 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 				if parsed, ok := embeddedJSON(child); ok {
 					child = parsed
 				}
-				queue = append(queue, node{child, n.depth + 1, childPath(n.path, k), scope})
+				queue = append(queue, node{child, n.depth + 1, childPath(n.path, k), scope, n.aside || asideKey(k)})
 			}
 			if name, val, ok := namedParameter(t); ok {
 				d.entries = append(d.entries, entry{key: name, val: val, depth: n.depth + 1, scope: n.scope + "." + name})
@@ -86,11 +89,11 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 			}
 		case []any:
 			for _, x := range t {
-				queue = append(queue, node{x, n.depth + 1, n.path, n.scope})
+				queue = append(queue, node{x, n.depth + 1, n.path, n.scope, n.aside})
 			}
 		case []map[string]any:
 			for _, x := range t {
-				queue = append(queue, node{x, n.depth + 1, n.path, n.scope})
+				queue = append(queue, node{x, n.depth + 1, n.path, n.scope, n.aside})
 			}
 		}
 	}

@@ -58,7 +58,27 @@ var timeWindow = regexp.MustCompile(`^(last|past)?\d+(s|m|h|d|w|min|mins|hr|hrs|
 var contextWords = setOf("usual", "previous", "prev", "prior", "last", "orig", "original", "old", "home", "typical",
 	"expected", "baseline", "known", "historical", "first", "allowed", "normal", "before", "earlier",
 	// A container's image or a pod's name is not the process's.
-	"container", "pod")
+	"container", "pod",
+	// What happened after or around the event is not the event.
+	"after", "subsequent", "following", "followed", "next", "later", "surrounding", "history")
+
+// asideWords mark an object as describing another time or the subject's
+// baseline (the user's usual place, the previous sign-in, what the session
+// did next): fields inside it keep only their qualified names, so a
+// country under user_usual is "usualcountry" and never the event's
+// "country".
+var asideWords = setOf("usual", "typical", "baseline", "historical", "history", "normal", "previous", "prev", "prior",
+	"after", "subsequent", "following", "followed", "next", "later", "surrounding")
+
+// asideKey reports whether a raw key names such an object.
+func asideKey(raw string) bool {
+	for _, s := range keySegments(raw) {
+		if asideWords[s] {
+			return true
+		}
+	}
+	return false
+}
 
 // qualifiedKeys returns the extra names a field is known by: the trailing
 // joins of its path (parent segments plus its own), excluding the plain

@@ -71,6 +71,11 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	// device registration) carries another client's name.
 	f.ScriptedClient = f.ScriptedClient || scriptedClient(d)
 	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(normKey(d.text), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
+	readCorrelatedContext(&f, signIn)
+	readReportsAndTokens(&f, d)
+	readOutcomeWording(&f, signIn)
+	readFamiliarity(&f, signIn)
+	readConsoleSignIn(&f, d)
 	return f
 }
 
@@ -197,7 +202,7 @@ func contentShape(keys map[string]bool) string {
 		return n
 	}
 	email := has("sender", "from", "subject", "recipients", "recipient", "replyto", "spf", "dmarc", "attachments", "urls", "senderaddress", "fromaddress", "mailfrom", "headerfrom", "toaddresses", "replytoemails", "spfverdict", "dmarcverdict", "emailauthentication", "senderdomain", "mailmessage")
-	endpoint := has("commandline", "cmdline", "parentprocess", "parentimage", "processname", "sha256", "filepath", "hostnamefield", "detectname", "parentprocessname", "signer", "threatname", "processcommandline", "processcmdline", "parentname", "parentpath", "processexecutable", "parentcmdline", "parentcommandline", "actorprocessimagename", "actorprocesscommandline", "exe", "proctitle", "cwd", "ppid")
+	endpoint := has("commandline", "cmdline", "parentprocess", "parentimage", "processname", "sha256", "filepath", "hostnamefield", "detectname", "parentprocessname", "signer", "signername", "threatname", "processcommandline", "processcmdline", "parentname", "parentpath", "processexecutable", "parentcmdline", "parentcommandline", "actorprocessimagename", "actorprocesscommandline", "exe", "proctitle", "cwd", "ppid")
 	identity := has("userprincipalname", "mfa", "mfaresult", "logintime", "failedattempts", "impossibletravel", "previouslogin", "knowndevice", "devicetrusted", "risklevel", "authmethod", "mfapushes", "loginresult", "usualcountries", "clientipaddress", "alternateid", "loginname", "otpdevicename", "riskevaluation", "mfarequired", "accountlocked", "authenticationfactor", "authenticationrequirement", "devicedetail", "networklocationdetails", "conditionalaccessstatus", "signinstatus", "priorsignin")
 	// A firewall or IDS record of an SMTP session carries a sender and
 	// subject too, but it is a network alert, not a message.

@@ -89,7 +89,7 @@ type CloudFields struct {
 // payloads carry, "" when none fits.
 func cloudFormat(keys map[string]bool) string {
 	switch {
-	case keys["eventsource"] && keys["eventname"] && keys["useridentity"]:
+	case keys["eventsource"] && keys["eventname"] && (keys["useridentity"] || keys["useridentitytype"] || keys["useridentityarn"]):
 		return "cloudtrail"
 	case keys["alerttype"] && (keys["compromisedentity"] || keys["productcomponentname"] || keys["alertdisplayname"]):
 		return "defender_cloud"

@@ -113,6 +113,7 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 		f.VendorConfident = true
 	}
 	readEndpointContext(d, p, &f)
+	readEndpointProvenance(d, p, &f)
 	readEndpointBehaviour(d, p, &f)
 	return f
 }

@@ -37,7 +37,29 @@ type EndpointBehaviour struct {
 	// binary), or "". Rules that vouch for who or what ran a process do
 	// not weigh against what it did.
 	Hostile string `expr:"hostile" json:"hostile,omitempty"`
+	// Masquerade names the dual-use tool (rclone.exe, psexec.exe, ...)
+	// whose original file name the renamed binary carries, or "".
+	Masquerade string `expr:"masquerade" json:"masquerade,omitempty"`
+	// CloudExfil names the consumer cloud storage a folder-sync tool was
+	// pointed at, or "".
+	CloudExfil string `expr:"cloud_exfil" json:"cloud_exfil,omitempty"`
+	// DownloadExecute is set when one command fetches a file and runs it
+	// as code (curl -o then rundll32, certutil then msiexec).
+	DownloadExecute bool `expr:"download_execute" json:"download_execute,omitempty"`
+	// LogClearing is set when a command clears event logs or the change
+	// journal (wevtutil cl, Clear-EventLog, fsutil usn deletejournal).
+	LogClearing bool `expr:"log_clearing" json:"log_clearing,omitempty"`
+	// DirectoryCopy is set when the Active Directory database was copied
+	// out (ntdsutil install-from-media, ntds.dit from a shadow copy).
+	DirectoryCopy bool `expr:"directory_copy" json:"directory_copy,omitempty"`
+	// RemoteToolFromMail is set when a remote-access tool was installed
+	// from a package a user fetched through an e-mail (an attachment or
+	// a link in a message the alert carries).
+	RemoteToolFromMail bool `expr:"remote_tool_from_mail" json:"remote_tool_from_mail,omitempty"`
 }
+
+// logClearingRe finds commands that erase the record of what was done.
+var logClearingRe = regexp.MustCompile(`(?i)wevtutil(\.exe)?"?\s+(cl|clear-log)\b|clear-eventlog\b|remove-eventlog\b|\[system\.diagnostics\.eventing\.reader\.eventlogsession\][^\n]*clearlog|fsutil(\.exe)?\s+usn\s+deletejournal|auditpol(\.exe)?\s+/clear`)
 
 // reverseTunnelRe finds ssh or plink forwarding a remote port back in
 // (-R port:host:port) to a host that is not on a private network.
@@ -49,11 +71,20 @@ var privateTargetRe = regexp.MustCompile(`@(10\.|127\.|192\.168\.|172\.(1[6-9]|2
 // management tools encode their scripts too, but they do not hide a
 // download in them.
 func encodedDownload(f *EndpointFields) bool {
-	if !f.Encoded {
+	if !f.Encoded || !hiddenCommand(f) {
 		return false
 	}
 	text := f.CommandLine + "\n" + f.Context.DecodedCommand
 	return firstSubstring(text, downloadCradles) != "" || rawAddressURLRe.MatchString(text)
+}
+
+// hiddenCommand reports a command that conceals itself: a base64
+// argument, decoding at run time, a hidden window, caret or character-code
+// obfuscation. Invoke-Expression of a plainly written download is not
+// hidden: installers document it.
+func hiddenCommand(f *EndpointFields) bool {
+	return f.Context.DecodedCommand != "" || encodedPowerShell(f.CommandLine) != "" ||
+		containsAnyTerm(f.CommandLine, "frombase64string", "-w hidden", "-windowstyle hidden", "-win hidden", "^p^o^w", "[char]", "-join", "gzipstream", "deflatestream")
 }
 
 var rawAddressURLRe = regexp.MustCompile(`https?://(\d{1,3}\.){3}\d{1,3}`)
@@ -70,6 +101,8 @@ func hostileBehaviour(f *EndpointFields) string {
 		{b.ReverseShell, "reverse shell"}, {b.ReverseTunnel, "reverse tunnel"}, {encodedDownload(f), "encoded download cradle"},
 		{b.AdminGroupAdd, "administrators group add"}, {b.RemoteAccess != "" && b.Discovery >= 2, "remote access then discovery"},
 		{f.OfficeParent && f.LOLBin, "office application starts a system binary"},
+		{b.CloudExfil != "", "folder sync to consumer cloud storage"}, {b.Masquerade != "", "renamed dual-use tool"},
+		{b.DownloadExecute, "download run as code"}, {b.LogClearing, "event logs cleared"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"},
 	} {
 		if c.on {
 			return c.name
@@ -102,7 +135,7 @@ var discoveryCommands = []*regexp.Regexp{
 var remoteAccessTools = [][2]string{
 	{"anydesk", "anydesk"}, {"screenconnect", "screenconnect"}, {"connectwise control", "screenconnect"},
 	{"quickassist", "quick assist"}, {"quick assist", "quick assist"}, {"teamviewer", "teamviewer"},
-	{"splashtop", "splashtop"}, {"rustdesk", "rustdesk"}, {"atera", "atera"}, {"logmein", "logmein"},
+	{"splashtop", "splashtop"}, {"rustdesk", "rustdesk"}, {"ateraagent", "atera"}, {"atera networks", "atera"}, {"logmein", "logmein"},
 	{"supremo", "supremo"}, {"netsupport", "netsupport"}, {"simplehelp", "simplehelp"}, {"remoteutilities", "remote utilities"},
 }
 
@@ -119,7 +152,9 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	// The sensor's own name for the behaviour counts too (GuardDuty's
 	// Execution:Runtime/ReverseShell, EDR detections titled so).
 	b.ReverseShell = reverseShellRe.MatchString(commands) || containsAnyTerm(d.text, "reverse shell", "reverseshell", "reverse_shell")
-	b.ServerSpawnsShell = serverRuntimes[f.Parent] && shells[f.Process]
+	// XDR products put the shell as the actor and the command it ran as
+	// the action, so the server is then the grandparent.
+	b.ServerSpawnsShell = serverRuntimes[f.Parent] && shells[f.Process] || serverRuntimes[p.GrandparentName] && shells[f.Parent]
 	b.AdminGroupAdd = adminGroupAddRe.MatchString(commands) || adminGroupAddRe.MatchString(d.text)
 	for _, re := range discoveryCommands {
 		if re.MatchString(commands) {
@@ -131,5 +166,7 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	tree := d.text + "\n" + commands
 	b.RemoteAccess = firstMarker(tree, remoteAccessTools)
 	b.ReverseTunnel = reverseTunnelRe.MatchString(f.CommandLine) && !privateTargetRe.MatchString(f.CommandLine)
+	b.LogClearing = logClearingRe.MatchString(commands) || logClearingRe.MatchString(d.text)
+	b.RemoteToolFromMail = b.RemoteAccess != "" && remoteToolFromMail(d, tree)
 	b.Hostile = hostileBehaviour(f)
 }

@@ -43,6 +43,16 @@ type EndpointContext struct {
 	// (Jenkins, GitLab Runner, Azure Pipelines, GitHub Actions, TeamCity,
 	// Buildkite, Bamboo), whose job is to run shells for build steps.
 	BuildAgent bool `expr:"build_agent" json:"build_agent,omitempty"`
+	// ManagementAgent names the endpoint management or monitoring agent
+	// (ninjarmmagent, taniumcx, ccmexec, agentexecutor, ...) found in the
+	// process's ancestry, or "".
+	ManagementAgent string `expr:"management_agent" json:"management_agent,omitempty"`
+	// VendorUpdate names the vendor when an updater fetched a file and
+	// every signature in the alert is that vendor's and valid, or "".
+	VendorUpdate string `expr:"vendor_update" json:"vendor_update,omitempty"`
+	// ApprovedChange is set when the alert carries the organisation's
+	// record of an approved change or maintenance window.
+	ApprovedChange bool `expr:"approved_change" json:"approved_change,omitempty"`
 }
 
 // buildAgentRe recognises a CI agent by its program or working folder.

@@ -67,6 +67,9 @@ func signInView(raw map[string]any) map[string]any {
 	if s.tamper != "" {
 		view["chainAccountChange"] = s.tamper
 	}
+	if s.deniedElsewhere != "" && fe.Result == "success" {
+		view["factorRefusedFromAddress"] = s.deniedElsewhere
+	}
 	for i := 0; i < focus; i++ {
 		e := events[i].fields
 		if e.Result == "success" && e.SourceIP != "" && e.SourceIP != fe.SourceIP && sameUser(e.User, fe.User) {
@@ -111,6 +114,9 @@ type chainSummary struct {
 	denied   int    // second-factor prompts refused before it
 	pushes   int    // second-factor prompts sent before it
 	tamper   string // the account change made at or after it, if any
+	// deniedElsewhere is the address of a refused second factor from
+	// another address than the focus's: the password was right there.
+	deniedElsewhere string
 }
 
 func summarizeChain(events []chainEvent, focus int) chainSummary {
@@ -136,6 +142,9 @@ func summarizeChain(events []chainEvent, focus int) chainSummary {
 		case secondFactorRefused(ev):
 			if sameUser(e.User, fe.User) {
 				s.denied++
+				if e.SourceIP != "" && fe.SourceIP != "" && e.SourceIP != fe.SourceIP {
+					s.deniedElsewhere = e.SourceIP
+				}
 			}
 		default:
 			if sameUser(e.User, fe.User) {

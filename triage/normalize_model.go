@@ -153,6 +153,24 @@ type IdentityFields struct {
 	// sign-in safe.
 	RiskRemediated bool `expr:"risk_remediated" json:"risk_remediated,omitempty"`
 	RiskDismissed  bool `expr:"risk_dismissed" json:"risk_dismissed,omitempty"`
+	// UserReported is set when the account's owner reported the sign-in
+	// or the activity as not theirs (Okta's suspicious-activity report,
+	// Entra's user-reported risk).
+	UserReported bool `expr:"user_reported" json:"user_reported,omitempty"`
+	// PayoutChange is set when the session went on to change where money
+	// goes: payroll payment elections, direct deposit, bank details.
+	PayoutChange bool `expr:"payout_change" json:"payout_change,omitempty"`
+	// TokenAnomaly is set when the provider found the session's token
+	// unusual (anomalous token, token issuer or lifetime anomaly, replay):
+	// a stolen token carries the device's claims with it.
+	TokenAnomaly bool `expr:"token_anomaly" json:"token_anomaly,omitempty"`
+	// RecoveredBefore is set when the payload shows the account's password
+	// recovered or reset around the sign-in.
+	RecoveredBefore bool `expr:"recovered_before" json:"recovered_before,omitempty"`
+	// RefusedElsewhere is set when, before this sign-in succeeded, the
+	// user refused a second-factor prompt for a sign-in from another
+	// address: the password was right there, on someone's device.
+	RefusedElsewhere bool `expr:"refused_elsewhere" json:"refused_elsewhere,omitempty"`
 	// Event is the lowercased vendor event name (login_success,
 	// user.session.start, ...).
 	Event string `expr:"event" json:"event,omitempty"`

@@ -107,7 +107,7 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f.InternalDestination = privateAddress(d.scalarStr("dstip", "destip", "dst", "dest", "destinationip", "destinationaddress", "dstaddr", "idresph"))
 	f.BackupTransfer = firstSubstring(strings.ToLower(lowerJoin(d.scalarStrs("app", "application", "appname", "srcnthost", "srchost", "srcname", "sourcehost", "srcuser"))), backupProducts) != ""
 	f.OwnDomain = ownDomain(d)
-	f.VendorUpdate = vendorUpdate(d)
+	f.VendorUpdate = vendorUpdateTraffic(d)
 	proc := strings.ToLower(lowerJoin(d.strs("processonhost", "process", "processname", "processpath", "initiatingprocess", "processfromedr")))
 	f.SuspectProcess = strings.Contains(proc, "unsigned") || strings.Contains(proc, `\temp\`) || strings.Contains(proc, "/tmp/")
 	return f
@@ -314,7 +314,9 @@ var updateAgents = []string{"microsoft-delivery-optimization", "windows-update-a
 
 var updateVendorDomains = setOf("microsoft.com", "windowsupdate.com", "apple.com", "google.com", "googleapis.com", "gvt1.com", "mozilla.org", "mozilla.net", "ubuntu.com", "debian.org", "adobe.com")
 
-func vendorUpdate(d *doc) bool {
+// vendorUpdateTraffic reports traffic to an operating system or browser
+// vendor's own update hosts, by an updater's user agent.
+func vendorUpdateTraffic(d *doc) bool {
 	vendorHost := false
 	for _, h := range d.scalarStrs("hostname", "host", "domain", "httphost", "urldomain", "serverhost", "destinationdomain") {
 		h = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(h), "."))

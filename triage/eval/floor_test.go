@@ -24,7 +24,7 @@ import (
 const (
 	tunedExactFloor   = 0.93
 	untunedExactFloor = 0.93
-	newestExactFloor  = 0.62
+	newestExactFloor  = 0.64
 )
 
 // untunedFolders are the folders of cases never tuned on, by part.

@@ -1,0 +1,82 @@
+package triage
+
+import "strings"
+
+// Sign-in facts that providers and enrichments state in words of their
+// own: the owner's report, a token anomaly, an outcome named only in the
+// event's wording, an address or device described as the user's own.
+
+// userReportTerms name the owner reporting activity as not theirs.
+var userReportTerms = []string{
+	"reportsuspiciousactivity", "reportedsuspiciousactivity", "suspiciousactivityreported", "userreportedsuspicious",
+	"userreportedfraud", "fraudreportedbyuser", "suspiciousactivityreportedbytheuser",
+}
+
+// tokenAnomalyTerms are provider detections about the session's token.
+var tokenAnomalyTerms = []string{
+	"anomaloustoken", "tokenissueranomaly", "tokenlifetimeanomaly", "tokenreplay", "replayedtoken", "tokentheft", "stolentoken",
+}
+
+// readReportsAndTokens reads the owner's own report and token anomalies
+// from the event names and risk detections.
+func readReportsAndTokens(f *IdentityFields, d *doc) {
+	names := normKey(lowerJoin(d.strs("eventtype", "eventname", "riskeventtype", "riskeventtypes", "riskeventtypesv2", "risktype", "displaymessage", "detectiontype", "title", "alertname", "rulename",
+		"additionaldetails", "failurereason", "authdetail", "resultreason", "reason", "mfadetail", "authenticationstepresultdetail")))
+	if firstSubstring(names, userReportTerms) != "" && !strings.Contains(names, "falsepositive") {
+		f.UserReported = true
+	}
+	if firstSubstring(names+" "+normKey(d.text), tokenAnomalyTerms) != "" {
+		f.TokenAnomaly = true
+	}
+
+}
+
+// readOutcomeWording fills an outcome the structured fields left open
+// from how the event names it ("Successful login", USER_LOGGED_INTO_APP,
+// "Invalid username or password"), and a hosting network from an ASN
+// field that holds the network's kind instead of its number.
+func readOutcomeWording(f *IdentityFields, signIn map[string]any) {
+	d := newDoc(signIn, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
+	if f.Result == "" {
+		words := normKey(lowerJoin(d.scalarStrs("description", "eventtypename", "eventtype", "event", "message", "displaymessage", "name")))
+		switch {
+		case containsAnyTerm(words, "successfullogin", "loginsuccessful", "loginsucceeded", "successfulsignin", "signinsucceeded", "loggedinto", "loggedin", "authenticationsucceeded", "successfulauthentication"):
+			f.Result = "success"
+		case containsAnyTerm(words, "failedlogin", "loginfailed", "invalidusernameorpassword", "incorrectpassword", "wrongpassword", "failedauthentication", "authenticationfailed"):
+			f.Result = "failure"
+		}
+	}
+	if !f.Hosting && f.ASN != "" && strings.Trim(strings.TrimPrefix(strings.ToUpper(f.ASN), "AS"), "0123456789") != "" {
+		if firstSubstring(strings.ToLower(f.ASN), hostingProviders) != "" {
+			f.Hosting = true
+		}
+	}
+}
+
+// readFamiliarity reads the enrichment that says the address or device is
+// the user's own: an address flagged as seen for the user before or seen
+// on many recent days, a device described as company-owned or managed.
+func readFamiliarity(f *IdentityFields, signIn map[string]any) {
+	d := newDoc(signIn, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
+	for _, e := range d.entries {
+		if containsAnyTerm(e.key, "device", "country", "countr", "city", "location", "app") {
+			continue
+		}
+		if b, ok := e.val.(bool); ok && b && strings.Contains(e.key, "seen") && containsAnyTerm(e.key, "before", "previously", "foruser") {
+			f.KnownNetwork = true
+		}
+		if n, ok := asNumber(e.val); ok && strings.HasPrefix(e.key, "daysseen") && n >= 10 {
+			f.KnownNetwork = true
+		}
+	}
+	for _, m := range d.strs("management", "managementstate", "managementtype", "ownership", "deviceownership", "managedby") {
+		m = strings.ToLower(m)
+		if strings.Contains(m, "unmanaged") || strings.Contains(m, "not managed") || strings.Contains(m, "personal") || strings.Contains(m, "byod") {
+			f.DeviceUnmanaged = true
+			continue
+		}
+		if strings.Contains(m, "managed") || strings.Contains(m, "company-owned") || strings.Contains(m, "corporate-owned") || strings.Contains(m, "company owned") {
+			f.DeviceManaged = true
+		}
+	}
+}
