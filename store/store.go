@@ -49,6 +49,8 @@ type Store struct {
 	db      *gorm.DB
 	dialect Dialect
 	runs    *runWatch
+	// policies caches the enabled rules; rule writes forget them.
+	policies *policyCache
 }
 
 // Open connects to databaseURL: a postgres:// or postgresql:// URL selects
@@ -94,7 +96,7 @@ func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, er
 		sqlDB.SetMaxIdleConns(4)
 	}
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db, dialect: dialect, runs: &runWatch{}}
+	s := &Store{db: db, dialect: dialect, runs: &runWatch{}, policies: &policyCache{}}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.Ping(pingCtx); err != nil {
