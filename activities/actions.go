@@ -211,18 +211,34 @@ func (a *Activities) ExecuteAction(ctx context.Context, actionID string) (Execut
 	return ExecutionResult{Success: res.Success, Message: res.Message, Output: res.Output}, nil
 }
 
-// RecordActionResult stores a finished execution.
+// RecordActionResult stores a finished execution. The write itself
+// requires the caller to be the action's workflow; only when it changes
+// nothing (a repeat, or someone else's workflow) is the action read, to
+// tell the two apart.
 func (a *Activities) RecordActionResult(ctx context.Context, actionID string, r ExecutionResult) error {
-	if _, err := a.ownedAction(ctx, actionID); err != nil {
-		return err
-	}
-	return a.Store.CompleteAction(ctx, actionID, "system", store.ActionResult{Success: r.Success, Message: r.Message, Output: r.Output})
+	return a.endOwnAction(ctx, actionID, func(workflowID string) (bool, error) {
+		return a.Store.CompleteOwnAction(ctx, actionID, workflowID, "system",
+			store.ActionResult{Success: r.Success, Message: r.Message, Output: r.Output})
+	})
 }
 
-// FailAction records why an action ended without running.
+// FailAction records why an action ended without running, as
+// RecordActionResult records a result.
 func (a *Activities) FailAction(ctx context.Context, actionID, reason string) error {
-	if _, err := a.ownedAction(ctx, actionID); err != nil {
-		return err
+	return a.endOwnAction(ctx, actionID, func(workflowID string) (bool, error) {
+		return a.Store.FailOwnAction(ctx, actionID, workflowID, reason)
+	})
+}
+
+// endOwnAction runs end, a write guarded by the calling workflow's id, and
+// checks ownership by reading the action only when end changed nothing.
+func (a *Activities) endOwnAction(ctx context.Context, actionID string, end func(workflowID string) (bool, error)) error {
+	if caller := callerWorkflow(ctx); caller != "" {
+		done, err := end(caller)
+		if err != nil || done {
+			return err
+		}
 	}
-	return a.Store.FailAction(ctx, actionID, reason)
+	_, err := a.ownedAction(ctx, actionID)
+	return err
 }
