@@ -177,29 +177,22 @@ func (a *Activities) NotifyApprovers(ctx context.Context, actionID string) error
 // it in the store: the claim holds only when the store records an approval
 // (or policy's auto-approval), no rejection, no earlier end, no other
 // workflow's claim and the kill switch off, all in one conditional update
-// (see store.ClaimExecution). The action id is the idempotency key, so a
-// retry or a worker crash never performs it twice.
+// (see store.ClaimExecution), which also answers the action it claimed.
+// The action id is the idempotency key, so a retry or a worker crash never
+// performs it twice.
 func (a *Activities) ExecuteAction(ctx context.Context, actionID string) (ExecutionResult, error) {
-	act, err := a.ownedAction(ctx, actionID)
+	act, done, err := a.claimOwnAction(ctx, actionID)
 	if err != nil {
 		return ExecutionResult{}, err
 	}
-	if act.Status == store.ActionCompleted && act.Result.V != nil {
-		r := act.Result.V
-		return ExecutionResult{Success: r.Success, Message: r.Message, Output: r.Output}, nil
+	if done != nil {
+		return *done, nil
 	}
 	set := a.Connectors
 	if a.ConnectorSet != nil {
 		if set, err = a.ConnectorSet(ctx); err != nil {
 			return ExecutionResult{}, fmt.Errorf("load connector configuration: %w", err)
 		}
-	}
-	claimed, err := a.Store.ClaimExecution(ctx, act.ID, act.WorkflowID)
-	if err != nil {
-		return ExecutionResult{}, err
-	}
-	if !claimed {
-		return ExecutionResult{}, a.refusal(ctx, act.ID)
 	}
 	res, err := set.Execute(ctx, act.ActionType, act.ID, act.Parameters.V)
 	if errors.Is(err, connectors.ErrPermanent) {
@@ -209,6 +202,27 @@ func (a *Activities) ExecuteAction(ctx context.Context, actionID string) (Execut
 		return ExecutionResult{}, fmt.Errorf("%s via connector: %w", act.ActionType, err)
 	}
 	return ExecutionResult{Success: res.Success, Message: res.Message, Output: res.Output}, nil
+}
+
+// claimOwnAction claims the action for the calling workflow and answers
+// it. When the claim does not hold, the action is read: a completed one
+// answers its stored result as done (a repeat after a crash), and
+// otherwise the refusal says why, naming a caller that is not the
+// action's workflow as such.
+func (a *Activities) claimOwnAction(ctx context.Context, actionID string) (act *store.Action, done *ExecutionResult, err error) {
+	if caller := callerWorkflow(ctx); caller != "" {
+		if act, err = a.Store.ClaimAction(ctx, actionID, caller); err != nil || act != nil {
+			return act, nil, err
+		}
+	}
+	if act, err = a.ownedAction(ctx, actionID); err != nil {
+		return nil, nil, err
+	}
+	if act.Status == store.ActionCompleted && act.Result.V != nil {
+		r := act.Result.V
+		return nil, &ExecutionResult{Success: r.Success, Message: r.Message, Output: r.Output}, nil
+	}
+	return nil, nil, a.refusal(ctx, act.ID)
 }
 
 // RecordActionResult stores a finished execution. The write itself
