@@ -177,29 +177,22 @@ func (a *Activities) NotifyApprovers(ctx context.Context, actionID string) error
 // it in the store: the claim holds only when the store records an approval
 // (or policy's auto-approval), no rejection, no earlier end, no other
 // workflow's claim and the kill switch off, all in one conditional update
-// (see store.ClaimExecution). The action id is the idempotency key, so a
-// retry or a worker crash never performs it twice.
+// (see store.ClaimExecution), which also answers the action it claimed.
+// The action id is the idempotency key, so a retry or a worker crash never
+// performs it twice.
 func (a *Activities) ExecuteAction(ctx context.Context, actionID string) (ExecutionResult, error) {
-	act, err := a.ownedAction(ctx, actionID)
+	act, done, err := a.claimOwnAction(ctx, actionID)
 	if err != nil {
 		return ExecutionResult{}, err
 	}
-	if act.Status == store.ActionCompleted && act.Result.V != nil {
-		r := act.Result.V
-		return ExecutionResult{Success: r.Success, Message: r.Message, Output: r.Output}, nil
+	if done != nil {
+		return *done, nil
 	}
 	set := a.Connectors
 	if a.ConnectorSet != nil {
 		if set, err = a.ConnectorSet(ctx); err != nil {
 			return ExecutionResult{}, fmt.Errorf("load connector configuration: %w", err)
 		}
-	}
-	claimed, err := a.Store.ClaimExecution(ctx, act.ID, act.WorkflowID)
-	if err != nil {
-		return ExecutionResult{}, err
-	}
-	if !claimed {
-		return ExecutionResult{}, a.refusal(ctx, act.ID)
 	}
 	res, err := set.Execute(ctx, act.ActionType, act.ID, act.Parameters.V)
 	if errors.Is(err, connectors.ErrPermanent) {
@@ -211,18 +204,55 @@ func (a *Activities) ExecuteAction(ctx context.Context, actionID string) (Execut
 	return ExecutionResult{Success: res.Success, Message: res.Message, Output: res.Output}, nil
 }
 
-// RecordActionResult stores a finished execution.
-func (a *Activities) RecordActionResult(ctx context.Context, actionID string, r ExecutionResult) error {
-	if _, err := a.ownedAction(ctx, actionID); err != nil {
-		return err
+// claimOwnAction claims the action for the calling workflow and answers
+// it. When the claim does not hold, the action is read: a completed one
+// answers its stored result as done (a repeat after a crash), and
+// otherwise the refusal says why, naming a caller that is not the
+// action's workflow as such.
+func (a *Activities) claimOwnAction(ctx context.Context, actionID string) (act *store.Action, done *ExecutionResult, err error) {
+	if caller := callerWorkflow(ctx); caller != "" {
+		if act, err = a.Store.ClaimAction(ctx, actionID, caller); err != nil || act != nil {
+			return act, nil, err
+		}
 	}
-	return a.Store.CompleteAction(ctx, actionID, "system", store.ActionResult{Success: r.Success, Message: r.Message, Output: r.Output})
+	if act, err = a.ownedAction(ctx, actionID); err != nil {
+		return nil, nil, err
+	}
+	if act.Status == store.ActionCompleted && act.Result.V != nil {
+		r := act.Result.V
+		return nil, &ExecutionResult{Success: r.Success, Message: r.Message, Output: r.Output}, nil
+	}
+	return nil, nil, a.refusal(ctx, act.ID)
 }
 
-// FailAction records why an action ended without running.
+// RecordActionResult stores a finished execution. The write itself
+// requires the caller to be the action's workflow; only when it changes
+// nothing (a repeat, or someone else's workflow) is the action read, to
+// tell the two apart.
+func (a *Activities) RecordActionResult(ctx context.Context, actionID string, r ExecutionResult) error {
+	return a.endOwnAction(ctx, actionID, func(workflowID string) (bool, error) {
+		return a.Store.CompleteOwnAction(ctx, actionID, workflowID, "system",
+			store.ActionResult{Success: r.Success, Message: r.Message, Output: r.Output})
+	})
+}
+
+// FailAction records why an action ended without running, as
+// RecordActionResult records a result.
 func (a *Activities) FailAction(ctx context.Context, actionID, reason string) error {
-	if _, err := a.ownedAction(ctx, actionID); err != nil {
-		return err
+	return a.endOwnAction(ctx, actionID, func(workflowID string) (bool, error) {
+		return a.Store.FailOwnAction(ctx, actionID, workflowID, reason)
+	})
+}
+
+// endOwnAction runs end, a write guarded by the calling workflow's id, and
+// checks ownership by reading the action only when end changed nothing.
+func (a *Activities) endOwnAction(ctx context.Context, actionID string, end func(workflowID string) (bool, error)) error {
+	if caller := callerWorkflow(ctx); caller != "" {
+		done, err := end(caller)
+		if err != nil || done {
+			return err
+		}
 	}
-	return a.Store.FailAction(ctx, actionID, reason)
+	_, err := a.ownedAction(ctx, actionID)
+	return err
 }

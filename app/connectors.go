@@ -30,6 +30,13 @@ func NewConnectorConfigs(st *store.Store, svc *settings.Service, quota limiter.S
 		Simulated: NewConnectors(st), SimulatedIntel: intel.NewSimulated(), Log: log}
 	if svc != nil {
 		c.Box = svc.Box()
+		// An outbound policy written here applies to vendor connectors at
+		// once, not only after the next configuration check.
+		svc.OnPut(func(key string) {
+			if key == outbound.Setting {
+				c.Invalidate()
+			}
+		})
 	}
 	return c
 }

@@ -162,11 +162,11 @@ func NewEngine(st *store.Store) *Engine {
 	return &Engine{store: st, cache: map[string]compiled{}}
 }
 
-// Decide loads the enabled rules and evaluates them as Evaluate does. The
-// rules are read on every call, so an edited rule applies to the next
-// request without any reload.
+// Decide loads the enabled rules and evaluates them as Evaluate does. A
+// rule edited through the same store applies to the next request; one
+// edited by another process within store.PolicyCacheTTL.
 func (e *Engine) Decide(ctx context.Context, env Env, defaultLevel string) (Decision, error) {
-	rules, err := e.store.ListEnabledPolicies(ctx)
+	rules, err := e.store.CachedEnabledPolicies(ctx)
 	if err != nil {
 		return Decision{}, fmt.Errorf("load policy rules: %w", err)
 	}

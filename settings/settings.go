@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/vigil-soc/vigil/secrets"
@@ -38,6 +40,27 @@ type Service struct {
 
 	general ttlCache[General]
 	llm     ttlCache[LLM]
+
+	mu      sync.Mutex
+	written []func(key string)
+}
+
+// OnPut registers fn to be told the key of every setting written through
+// Put, so caches built from a setting elsewhere drop it at once.
+func (s *Service) OnPut(fn func(key string)) {
+	s.mu.Lock()
+	s.written = append(s.written, fn)
+	s.mu.Unlock()
+}
+
+// tellWritten calls the OnPut listeners for key.
+func (s *Service) tellWritten(key string) {
+	s.mu.Lock()
+	fns := slices.Clone(s.written)
+	s.mu.Unlock()
+	for _, fn := range fns {
+		fn(key)
+	}
 }
 
 // NewService returns a Service over st. box may be nil, in which case
@@ -146,6 +169,7 @@ func (s *Service) Put(ctx context.Context, key string, body []byte, actor string
 	case KeyLLM:
 		s.llm.forget()
 	}
+	s.tellWritten(key)
 	if err != nil {
 		return View{}, err
 	}

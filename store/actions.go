@@ -154,10 +154,24 @@ func (s *Store) ListActions(ctx context.Context, f ActionFilter) ([]Action, erro
 // transition happen at most once, whoever races for it. A non-empty event
 // is recorded in the same transaction when the transition happens.
 func (s *Store) updateAction(ctx context.Context, id string, from []string, changes map[string]any, event EventType) (bool, error) {
+	return s.updateOwnAction(ctx, id, "", from, changes, event)
+}
+
+// updateOwnAction is updateAction that, when workflowID is not empty, also
+// requires the action to be that workflow's own. A transition without an
+// event is a single statement; a malformed id changes nothing.
+func (s *Store) updateOwnAction(ctx context.Context, id, workflowID string, from []string, changes map[string]any, event EventType) (bool, error) {
+	if checkID(id) != nil {
+		return false, nil
+	}
 	changes["updated_at"] = Now()
 	done := false
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		res := tx.Model(&Action{}).Where("id = ? AND status IN ?", id, from).Updates(changes)
+	apply := func(tx *gorm.DB) error {
+		q := tx.Model(&Action{}).Where("id = ? AND status IN ?", id, from)
+		if workflowID != "" {
+			q = q.Where("workflow_id = ?", workflowID)
+		}
+		res := q.Updates(changes)
 		if res.Error != nil || res.RowsAffected != 1 {
 			return res.Error
 		}
@@ -166,7 +180,13 @@ func (s *Store) updateAction(ctx context.Context, id string, from []string, chan
 			return nil
 		}
 		return recordActionEvent(tx, event, id, nil)
-	})
+	}
+	var err error
+	if event == "" {
+		err = apply(s.db.WithContext(ctx))
+	} else {
+		err = s.db.WithContext(ctx).Transaction(apply)
+	}
 	if err != nil {
 		return false, fmt.Errorf("update action: %w", err)
 	}
@@ -244,20 +264,33 @@ func (s *Store) Reject(ctx context.Context, id, by, reason string) (bool, error)
 
 // CompleteAction records a successful execution; repeating it is a no-op.
 func (s *Store) CompleteAction(ctx context.Context, id, executedBy string, r ActionResult) error {
-	now := Now()
-	_, err := s.updateAction(ctx, id, []string{ActionPending, ActionPendingApproval}, map[string]any{
-		"status": ActionCompleted, "executed_at": now, "executed_by": executedBy, "result": NewJSON(&r),
-	}, EventActionCompleted)
+	_, err := s.CompleteOwnAction(ctx, id, "", executedBy, r)
 	return err
+}
+
+// CompleteOwnAction is CompleteAction for the action's own workflow,
+// named by workflowID (any workflow when empty). It reports whether it
+// recorded the result: false when the action has ended already or is not
+// that workflow's.
+func (s *Store) CompleteOwnAction(ctx context.Context, id, workflowID, executedBy string, r ActionResult) (bool, error) {
+	return s.updateOwnAction(ctx, id, workflowID, []string{ActionPending, ActionPendingApproval}, map[string]any{
+		"status": ActionCompleted, "executed_at": Now(), "executed_by": executedBy, "result": NewJSON(&r),
+	}, EventActionCompleted)
 }
 
 // FailAction records why an action ended without running; repeating it is
 // a no-op.
 func (s *Store) FailAction(ctx context.Context, id, reason string) error {
-	_, err := s.updateAction(ctx, id, []string{ActionPending, ActionPendingApproval}, map[string]any{
+	_, err := s.FailOwnAction(ctx, id, "", reason)
+	return err
+}
+
+// FailOwnAction is FailAction for the action's own workflow, reporting
+// whether it recorded the failure, as CompleteOwnAction does.
+func (s *Store) FailOwnAction(ctx context.Context, id, workflowID, reason string) (bool, error) {
+	return s.updateOwnAction(ctx, id, workflowID, []string{ActionPending, ActionPendingApproval}, map[string]any{
 		"status": ActionFailed, "error": reason,
 	}, EventActionFailed)
-	return err
 }
 
 // ClaimRollback links a completed action to the rollback action that will

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"gorm.io/gorm/clause"
 )
 
 // Policy outcomes as the store records them in Action.Decision.
@@ -44,11 +46,25 @@ var claimCondition = `id = ? AND workflow_id = ? AND claimed_by IN ('', ?) AND r
 // run (see claimCondition). The same workflow may claim again, so a retry
 // after a crash proceeds; the connector then deduplicates on the action id.
 func (s *Store) ClaimExecution(ctx context.Context, id, workflowID string) (bool, error) {
+	a, err := s.ClaimAction(ctx, id, workflowID)
+	return a != nil, err
+}
+
+// ClaimAction is ClaimExecution answering the claimed action as the claim
+// left it, or nil when the claim did not hold (a malformed id included).
+func (s *Store) ClaimAction(ctx context.Context, id, workflowID string) (*Action, error) {
+	if checkID(id) != nil {
+		return nil, nil
+	}
 	now := Now()
-	res := s.db.WithContext(ctx).Model(&Action{}).Where(claimCondition, id, workflowID, workflowID).
+	var a Action
+	res := s.db.WithContext(ctx).Model(&a).Clauses(clause.Returning{}).Where(claimCondition, id, workflowID, workflowID).
 		Updates(map[string]any{"claimed_by": workflowID, "claimed_at": now, "updated_at": now})
 	if res.Error != nil {
-		return false, fmt.Errorf("claim action for execution: %w", res.Error)
+		return nil, fmt.Errorf("claim action for execution: %w", res.Error)
 	}
-	return res.RowsAffected == 1, nil
+	if res.RowsAffected != 1 {
+		return nil, nil
+	}
+	return &a, nil
 }

@@ -50,10 +50,13 @@ type PackageItem struct {
 }
 
 // InTx runs fn with a Store whose every method writes inside one database
-// transaction: all of fn's writes are kept, or none when fn fails.
+// transaction: all of fn's writes are kept, or none when fn fails. The
+// cached rules are forgotten once the transaction ends, since fn may have
+// written some.
 func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
+	defer s.policies.forget()
 	return s.db.WithContext(ctx).Transaction(func(gtx *gorm.DB) error {
-		return fn(&Store{db: gtx, dialect: s.dialect})
+		return fn(&Store{db: gtx, dialect: s.dialect, policies: s.policies})
 	})
 }
 

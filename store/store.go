@@ -52,6 +52,8 @@ type Store struct {
 	// checkpoints moves SQLite's write-ahead log into the database file
 	// off the requests' path; nil on PostgreSQL.
 	checkpoints *checkpointer
+	// policies caches the enabled rules; rule writes forget them.
+	policies *policyCache
 }
 
 // Open connects to databaseURL: a postgres:// or postgresql:// URL selects
@@ -97,7 +99,7 @@ func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, er
 		sqlDB.SetMaxIdleConns(4)
 	}
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db, dialect: dialect, runs: &runWatch{}}
+	s := &Store{db: db, dialect: dialect, runs: &runWatch{}, policies: &policyCache{}}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.Ping(pingCtx); err != nil {

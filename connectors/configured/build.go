@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/httpaction"
@@ -26,12 +27,20 @@ type built struct {
 	failed map[string]error
 }
 
+// CheckTTL bounds how long a build is used without checking that the
+// stored configuration and the outbound policy are unchanged. Writes
+// through this Service (and outbound policy writes the settings service
+// reports, see app) invalidate at once; other processes' writes are
+// noticed by the fingerprint within this time.
+const CheckTTL = time.Second
+
 // Invalidate drops the cached connectors; the next use rebuilds them.
 // Writes through this Service call it; other processes notice a changed
 // configuration by its fingerprint.
 func (s *Service) Invalidate() {
 	s.mu.Lock()
 	s.cache = nil
+	s.gen++
 	s.mu.Unlock()
 }
 
@@ -49,8 +58,16 @@ func (s *Service) Set(ctx context.Context) (connectors.Set, error) {
 // current returns the cached build, rebuilding it when the stored
 // configuration or the outbound policy changed. The check reads only the
 // connectors' ids and change times; settings and sealed secrets are read
-// when a rebuild is due.
+// when a rebuild is due. A build checked within CheckTTL is used as it is.
 func (s *Service) current(ctx context.Context) (*built, error) {
+	s.mu.Lock()
+	if s.cache != nil && time.Since(s.checkedAt) < CheckTTL {
+		b := s.cache
+		s.mu.Unlock()
+		return b, nil
+	}
+	gen := s.gen
+	s.mu.Unlock()
 	stamps, err := s.Store.ConnectorConfigStamps(ctx)
 	if err != nil {
 		return nil, err
@@ -59,6 +76,9 @@ func (s *Service) current(ctx context.Context) (*built, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cache != nil && s.cache.fingerprint == fp {
+		if s.gen == gen {
+			s.checkedAt = time.Now()
+		}
 		return s.cache, nil
 	}
 	rows, err := s.Store.ListConnectorConfigs(ctx)
@@ -68,6 +88,9 @@ func (s *Service) current(ctx context.Context) (*built, error) {
 	b := s.build(ctx, rows)
 	b.fingerprint = fp
 	s.cache = b
+	if s.gen == gen {
+		s.checkedAt = time.Now()
+	}
 	return b, nil
 }
 

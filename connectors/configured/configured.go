@@ -59,6 +59,10 @@ type Service struct {
 
 	mu    sync.Mutex
 	cache *built
+	// checkedAt is when cache was last found current; gen counts
+	// invalidations, so a check that one overtook is not trusted.
+	checkedAt time.Time
+	gen       uint64
 }
 
 // Input is a write of one connector (PUT /api/connectors/{id}).

@@ -161,7 +161,8 @@ func TestSetRoutesConfiguredKindsAndFallsBackToSimulated(t *testing.T) {
 		Settings: map[string]string{"base_url": peer.URL}, Secrets: map[string]string{"token": "good-token"}}, "admin"); err != nil {
 		t.Fatal(err)
 	}
-	// Another process's cache notices the write.
+	// Another process's cache notices the write within CheckTTL.
+	time.Sleep(configured.CheckTTL)
 	set, err = reader.Set(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -188,6 +189,7 @@ func TestSetRoutesConfiguredKindsAndFallsBackToSimulated(t *testing.T) {
 	if err := writer.Delete(ctx, "edr-1"); err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(configured.CheckTTL)
 	set, _ = reader.Set(ctx)
 	res, err = set.Execute(ctx, actions.IsolateHost, "a-4", map[string]any{"host_id": "h-4"})
 	if err != nil || !strings.HasPrefix(res.Message, "[simulated]") {

@@ -105,10 +105,10 @@ func (b *backend) perform(ctx context.Context, c call, do effect) (connectors.Re
 	}
 }
 
+// performTx claims the key first: the usual call is a new one, and a key
+// already claimed (a repeat, or a concurrent call that this insert waited
+// for) is then read back.
 func (b *backend) performTx(tx *gorm.DB, c call, do effect) (connectors.Result, error) {
-	if res, found, err := storedResult(tx, c); err != nil || found {
-		return res, err
-	}
 	started := b.now()
 	request := c.request
 	if request == nil {
