@@ -73,7 +73,7 @@ func (s *server) engineUp(ctx context.Context) bool {
 // (well-formed signature headers, or the token) before the body is read or
 // any HMAC computed. Sources come from a short-lived cache (see
 // sourceCache); the incidents of concurrent alerts share commits (see
-// groupCommit).
+// newAlertCommits).
 func (s *server) receiveWebhook(c *gin.Context) (reply, error) {
 	return s.receive(c, "")
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/connectors/configured"
 	"github.com/vigil-soc/vigil/dispatch"
+	"github.com/vigil-soc/vigil/internal/groupcommit"
 	"github.com/vigil-soc/vigil/notify"
 	"github.com/vigil-soc/vigil/runview"
 	"github.com/vigil-soc/vigil/secrets"
@@ -110,7 +111,7 @@ type server struct {
 	intake        intakeState
 	sources       sourceCache
 	backlog       backlogState
-	commits       groupCommit
+	commits       *groupcommit.Batcher[store.AlertIncident, store.AlertOutcome]
 	failed        *failedDeliveries
 	probes        probeCache
 	detailed      detailedCache
@@ -155,7 +156,7 @@ func NewRouter(opts Options) *Router {
 		metrics: newHTTPMetrics(opts.Registerer), limiter: newRateLimiter(opts.Settings, opts.RateLimitStore),
 		loginThrottle: newLoginThrottle(), connectors: opts.Connectors,
 		launcher: &dispatch.Launcher{Store: opts.Store, Temporal: opts.Temporal, Links: runview.Links{PublicURL: opts.PublicURL}},
-		failed:   newFailedDeliveries(opts.WebhookFailuresPerMinute)}
+		failed:   newFailedDeliveries(opts.WebhookFailuresPerMinute), commits: newAlertCommits(opts.Store)}
 	s.registerKillSwitchMetric(opts.Registerer)
 	opts.Registerer.MustRegister(newOpsCollector(s))
 

@@ -2,9 +2,9 @@ package dispatch
 
 import (
 	"context"
-	"sync"
 	"time"
 
+	"github.com/vigil-soc/vigil/internal/groupcommit"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -23,58 +23,24 @@ const maxCompletionBatch = 256
 // before it leaves the entry queued, and handling it again joins what it
 // already did.
 type completions struct {
-	st      *store.Store
-	mu      sync.Mutex
-	pending []*pendingCompletion
-	writing bool
+	batches *groupcommit.Batcher[store.IntakeCompletion, error]
 }
 
-type pendingCompletion struct {
-	done store.IntakeCompletion
-	err  error
-	ok   chan struct{}
+func newCompletions(st *store.Store) *completions {
+	return &completions{batches: &groupcommit.Batcher[store.IntakeCompletion, error]{
+		MaxBatch: maxCompletionBatch, MaxWriters: 1, Timeout: completionTimeout,
+		Write: func(ctx context.Context, done []store.IntakeCompletion) []error {
+			err := st.CompleteIntakes(ctx, done)
+			out := make([]error, len(done))
+			for i := range out {
+				out[i] = err
+			}
+			return out
+		}}}
 }
 
 // complete marks seq done with its incident and returns once that is
 // committed, or with the error that kept it from being.
 func (c *completions) complete(seq int64, incidentID string) error {
-	p := &pendingCompletion{done: store.IntakeCompletion{Seq: seq, IncidentID: incidentID}, ok: make(chan struct{})}
-	c.mu.Lock()
-	c.pending = append(c.pending, p)
-	if !c.writing {
-		c.writing = true
-		go c.write()
-	}
-	c.mu.Unlock()
-	<-p.ok
-	return p.err
-}
-
-// write commits what is pending, batch after batch, until nothing is left.
-// A batch is not any one caller's: it runs on its own context, so a caller
-// that gives up does not fail the others.
-func (c *completions) write() {
-	for {
-		c.mu.Lock()
-		n := min(len(c.pending), maxCompletionBatch)
-		if n == 0 {
-			c.writing = false
-			c.mu.Unlock()
-			return
-		}
-		batch := c.pending[:n:n]
-		c.pending = c.pending[n:]
-		c.mu.Unlock()
-		done := make([]store.IntakeCompletion, n)
-		for i, p := range batch {
-			done[i] = p.done
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), completionTimeout)
-		err := c.st.CompleteIntakes(ctx, done)
-		cancel()
-		for _, p := range batch {
-			p.err = err
-			close(p.ok)
-		}
-	}
+	return c.batches.Do(store.IntakeCompletion{Seq: seq, IncidentID: incidentID})[0]
 }

@@ -26,7 +26,7 @@ func TestCompletionsMarkEveryEntryDone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := &completions{st: st}
+	c := newCompletions(st)
 	var wg sync.WaitGroup
 	for i, it := range items {
 		wg.Go(func() {

@@ -48,7 +48,7 @@ type CachePurger interface {
 // NewDispatcher builds a dispatcher.
 func NewDispatcher(st *store.Store, l *Launcher, svc *settings.Service, log *slog.Logger) *Dispatcher {
 	return &Dispatcher{Store: st, Launcher: l, Settings: svc, Log: log, wake: make(chan struct{}, 1), inflight: newInflight(),
-		done: &completions{st: st}}
+		done: newCompletions(st)}
 }
 
 // Wake asks the dispatcher to look at the queue now rather than at its
