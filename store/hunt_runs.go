@@ -174,16 +174,20 @@ func (s *Store) ListHuntRuns(ctx context.Context, huntID string, limit int) ([]H
 // FinishHuntRun records a run's outcome; a run already finished keeps its
 // first outcome.
 func (s *Store) FinishHuntRun(ctx context.Context, r *HuntRun) error {
-	now := Now()
-	res := s.db.WithContext(ctx).Model(&HuntRun{}).Where("id = ? AND status = ?", r.ID, HuntRunRunning).
-		Updates(map[string]any{"status": r.Status, "total_findings": r.TotalFindings,
-			"critical_findings": r.CriticalFindings, "new_findings": r.NewFindings,
-			"query_results": r.QueryResults, "error": r.Error, "duration_ms": r.DurationMs, "completed_at": now})
-	if res.Error != nil {
-		return fmt.Errorf("finish hunt run: %w", res.Error)
+	if err := finishRunRecord(s.db.WithContext(ctx), r, Now()); err != nil {
+		return fmt.Errorf("finish hunt run: %w", err)
 	}
 	s.runs.ended(r.ID)
 	return nil
+}
+
+// finishRunRecord writes a running run's outcome; a run already finished
+// keeps its first one.
+func finishRunRecord(db *gorm.DB, r *HuntRun, now time.Time) error {
+	return db.Model(&HuntRun{}).Where("id = ? AND status = ?", r.ID, HuntRunRunning).
+		Updates(map[string]any{"status": r.Status, "total_findings": r.TotalFindings,
+			"critical_findings": r.CriticalFindings, "new_findings": r.NewFindings,
+			"query_results": r.QueryResults, "error": r.Error, "duration_ms": r.DurationMs, "completed_at": now}).Error
 }
 
 // EndHuntRun records a run's outcome and moves its hunt, in one
@@ -210,10 +214,7 @@ func (s *Store) EndHuntRun(ctx context.Context, huntID string, r *HuntRun, to ti
 		if err != nil {
 			return err
 		}
-		return tx.Model(&HuntRun{}).Where("id = ? AND status = ?", r.ID, HuntRunRunning).
-			Updates(map[string]any{"status": r.Status, "total_findings": r.TotalFindings,
-				"critical_findings": r.CriticalFindings, "new_findings": r.NewFindings,
-				"query_results": r.QueryResults, "error": r.Error, "duration_ms": r.DurationMs, "completed_at": now}).Error
+		return finishRunRecord(tx, r, now)
 	})
 	if err != nil {
 		return fmt.Errorf("end hunt run: %w", err)
