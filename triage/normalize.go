@@ -62,7 +62,8 @@ func fieldFamily(shape, incidentType string) string {
 // payload d tells: workload sign-ins across its events, a scripted client
 // in any of them, a leaked password warning anywhere in it.
 func readIdentity(signIn map[string]any, d *doc) IdentityFields {
-	f := readIdentityFields(signIn)
+	cur, prev := signInDocs(signIn)
+	f := readSignInFields(cur, prev)
 	f.Workload, f.WorkloadCountries = workloadSignIn(d)
 	f.WorkloadSecret = f.Workload && workloadSecret(d)
 	f.WorkloadNewCredential = f.Workload && workloadNewCredential(d)
@@ -73,8 +74,8 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(normKey(d.text), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
 	readCorrelatedContext(&f, signIn)
 	readReportsAndTokens(&f, d)
-	readOutcomeWording(&f, signIn)
-	readFamiliarity(&f, signIn)
+	readOutcomeWording(&f, cur)
+	readFamiliarity(&f, cur)
 	readConsoleSignIn(&f, d)
 	return f
 }

@@ -27,8 +27,14 @@ var hostingProviders = []string{
 	"data center", "vps", "server", "cloud",
 }
 
+// readIdentityFields reads the identity fields of one sign-in payload.
 func readIdentityFields(raw map[string]any) IdentityFields {
-	cur, prev := signInDocs(raw)
+	return readSignInFields(signInDocs(raw))
+}
+
+// readSignInFields reads the identity fields from a sign-in already
+// indexed by signInDocs.
+func readSignInFields(cur, prev *doc) IdentityFields {
 	f := IdentityFields{
 		User:      cur.str("userprincipalname", "alternateid", "username", "user", "email", "upn", "accountname", "principal", "login", "actor"),
 		SourceIP:  cur.str("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip"),
