@@ -71,7 +71,7 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	// HTTP library, then a later event of the chain (a token refresh, a
 	// device registration) carries another client's name.
 	f.ScriptedClient = f.ScriptedClient || scriptedClient(d)
-	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(normKey(d.text), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
+	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(d.compactText(), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
 	readCorrelatedContext(&f, signIn)
 	readReportsAndTokens(&f, d)
 	readOutcomeWording(&f, cur)

@@ -156,7 +156,7 @@ var (
 // vendors document them and from the context the alert carries.
 func readCloudFields(format string, d *doc) CloudFields {
 	text := d.text
-	compact := normKey(text)
+	compact := d.compactText()
 	f := CloudFields{Provider: cloudProvider(format)}
 	f.Principal = d.str("principalemail", "useridentityarn", "useridentityusername", "accesskeydetailsusername", "caller", "invokingidentity")
 	if f.Principal == "" {

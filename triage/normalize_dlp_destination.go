@@ -48,7 +48,7 @@ func readDataDestination(f *DataFields, d *doc, destDomain string) {
 	if f.BusinessPartner && !f.FileHost && !f.GenAI {
 		f.Sanctioned = true
 	}
-	f.PublicLink = containsAnyTerm(normKey(d.text), "anonymouslink", "anyonewiththelink", "publiclink", "sharedpublicly", "publicontheweb")
+	f.PublicLink = containsAnyTerm(d.compactText(), "anonymouslink", "anyonewiththelink", "publiclink", "sharedpublicly", "publicontheweb")
 	f.SyntheticData = unissuableSSNsOnly(d.text) || affirmedPhrase(d.text, "synthetic", "generated with faker", "no real customer data", "dummy data", "test fixtures") != ""
 }
 

@@ -333,7 +333,7 @@ func mailboxRuleChange(cur *doc) bool {
 	if !containsAnyTerm(kinds, "mailforwardingrule", "newinboxrule", "setinboxrule", "updateinboxrules", "inboxrule") {
 		return false
 	}
-	return firstSubstring(normKey(cur.text), hidingRuleActions) != ""
+	return firstSubstring(cur.compactText(), hidingRuleActions) != ""
 }
 
 // scriptedAgents are user-agent prefixes of HTTP libraries and command-line

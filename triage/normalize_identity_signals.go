@@ -25,7 +25,7 @@ func readReportsAndTokens(f *IdentityFields, d *doc) {
 	if firstSubstring(names, userReportTerms) != "" && !strings.Contains(names, "falsepositive") {
 		f.UserReported = true
 	}
-	if firstSubstring(names+" "+normKey(d.text), tokenAnomalyTerms) != "" {
+	if firstSubstring(names+" "+d.compactText(), tokenAnomalyTerms) != "" {
 		f.TokenAnomaly = true
 	}
 
