@@ -180,7 +180,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 
 	network := strings.ToLower(lowerJoin(d.strs("asn", "asnorg", "isp", "org", "organization", "autonomoussystem", "sourceipasn", "clientasn", "clientipowner", "threattype", "sourceiplabel", "location", "name")))
 	f.Tor = strings.Contains(text, "tor exit") || strings.Contains(compact, "torexit") || strings.Contains(compact, "toripcaller") || containsTerm(strings.ToLower(lowerJoin(d.strs("threattype"))), "tor")
-	f.Hosting = firstSubstring(network, bulletproofHosts) != "" || hostingASNs[strings.TrimPrefix(strings.ToUpper(signInASN(d)), "AS")]
+	f.Hosting = firstSubstring(network, bulletproofHosts) != "" || hostingASN(signInASN(d))
 	f.CorporateEgress = affirmedPhrase(text, "corporate egress", "office nat", "office egress", "named location", "corporate network", "corporate proxy", "company vpn") != ""
 	f.NewCountry = newCloudCountry(d)
 	f.FirstUse = firstUse(d)

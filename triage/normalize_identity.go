@@ -70,7 +70,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	if f.ASN == "" {
 		f.ASN = signInASN(cur)
 	}
-	if hostingASNs[strings.TrimPrefix(strings.ToUpper(f.ASN), "AS")] {
+	if hostingASN(f.ASN) {
 		f.Hosting = true
 	}
 

@@ -45,7 +45,7 @@ func readOutcomeWording(f *IdentityFields, d *doc) {
 			f.Result = "failure"
 		}
 	}
-	if !f.Hosting && f.ASN != "" && strings.Trim(strings.TrimPrefix(strings.ToUpper(f.ASN), "AS"), "0123456789") != "" {
+	if !f.Hosting && f.ASN != "" && strings.Trim(asnText(f.ASN), "0123456789") != "" {
 		if firstSubstring(strings.ToLower(f.ASN), hostingProviders) != "" {
 			f.Hosting = true
 		}
