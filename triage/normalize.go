@@ -432,6 +432,6 @@ func scannerSource(d *doc) bool {
 	}
 	// Firewalls and SIEMs name the source's user and host; the scanning
 	// account and appliance carry the scanner's name by convention.
-	source := strings.ToLower(lowerJoin(d.scalarStrs("srcuser", "sourceuser", "sourceusername", "srchostname", "sourcehostname", "srchost", "srcrole", "sourcerole")))
+	source := lowerJoin(d.scalarStrs("srcuser", "sourceuser", "sourceusername", "srchostname", "sourcehostname", "srchost", "srcrole", "sourcerole"))
 	return firstSubstring(source, scannerUserAgents) != "" || strings.Contains(source, "vulnscan")
 }
