@@ -36,6 +36,17 @@ type entry struct {
 type doc struct {
 	entries []entry
 	text    string // lowercased, whitespace-collapsed string leaves
+	compact string // text as normKey folds it; see compactText
+	folded  bool   // compact has been computed
+}
+
+// compactText is the doc's text with everything but letters and digits
+// dropped (normKey), computed once however many readers ask for it.
+func (d *doc) compactText() string {
+	if !d.folded {
+		d.compact, d.folded = normKey(d.text), true
+	}
+	return d.compact
 }
 
 // newDoc indexes raw breadth-first with sorted keys so that lookups are

@@ -55,20 +55,24 @@ var timeWindow = regexp.MustCompile(`^(last|past)?\d+(s|m|h|d|w|min|mins|hr|hrs|
 // event itself (the user's usual country, the previous sign-in, the
 // original value); a name is never shortened past one of them, so
 // user_usual_country is not read as the sign-in's country.
-var contextWords = setOf("usual", "previous", "prev", "prior", "last", "orig", "original", "old", "home", "typical",
+var contextWords = setOf(append([]string{"usual", "previous", "prev", "prior", "last", "orig", "original", "old", "home", "typical",
 	"expected", "baseline", "known", "historical", "first", "allowed", "normal", "before", "earlier",
 	// A container's image or a pod's name is not the process's.
 	"container", "pod",
-	// What happened after or around the event is not the event.
-	"after", "subsequent", "following", "followed", "next", "later", "surrounding", "history")
+	// What happened around the event is not the event, nor what followed.
+	"surrounding", "history"}, followOnWords...)...)
+
+// followOnWords are the key segments naming what happened after the
+// event ("after_login", "subsequent_events", "next_actions").
+var followOnWords = []string{"after", "subsequent", "following", "followed", "next", "later"}
 
 // asideWords mark an object as describing another time or the subject's
 // baseline (the user's usual place, the previous sign-in, what the session
 // did next): fields inside it keep only their qualified names, so a
 // country under user_usual is "usualcountry" and never the event's
 // "country".
-var asideWords = setOf("usual", "typical", "baseline", "historical", "history", "normal", "previous", "prev", "prior",
-	"after", "subsequent", "following", "followed", "next", "later", "surrounding")
+var asideWords = setOf(append([]string{"usual", "typical", "baseline", "historical", "history", "normal", "previous", "prev", "prior",
+	"surrounding"}, followOnWords...)...)
 
 // asideKey reports whether a raw key names such an object.
 func asideKey(raw string) bool {

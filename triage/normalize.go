@@ -62,7 +62,8 @@ func fieldFamily(shape, incidentType string) string {
 // payload d tells: workload sign-ins across its events, a scripted client
 // in any of them, a leaked password warning anywhere in it.
 func readIdentity(signIn map[string]any, d *doc) IdentityFields {
-	f := readIdentityFields(signIn)
+	cur, prev := signInDocs(signIn)
+	f := readSignInFields(cur, prev)
 	f.Workload, f.WorkloadCountries = workloadSignIn(d)
 	f.WorkloadSecret = f.Workload && workloadSecret(d)
 	f.WorkloadNewCredential = f.Workload && workloadNewCredential(d)
@@ -70,11 +71,11 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	// HTTP library, then a later event of the chain (a token refresh, a
 	// device registration) carries another client's name.
 	f.ScriptedClient = f.ScriptedClient || scriptedClient(d)
-	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(normKey(d.text), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
+	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(d.compactText(), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
 	readCorrelatedContext(&f, signIn)
 	readReportsAndTokens(&f, d)
-	readOutcomeWording(&f, signIn)
-	readFamiliarity(&f, signIn)
+	readOutcomeWording(&f, cur)
+	readFamiliarity(&f, cur)
 	readConsoleSignIn(&f, d)
 	return f
 }
@@ -431,6 +432,6 @@ func scannerSource(d *doc) bool {
 	}
 	// Firewalls and SIEMs name the source's user and host; the scanning
 	// account and appliance carry the scanner's name by convention.
-	source := strings.ToLower(lowerJoin(d.scalarStrs("srcuser", "sourceuser", "sourceusername", "srchostname", "sourcehostname", "srchost", "srcrole", "sourcerole")))
+	source := lowerJoin(d.scalarStrs("srcuser", "sourceuser", "sourceusername", "srchostname", "sourcehostname", "srchost", "srcrole", "sourcerole"))
 	return firstSubstring(source, scannerUserAgents) != "" || strings.Contains(source, "vulnscan")
 }

@@ -156,7 +156,7 @@ var (
 // vendors document them and from the context the alert carries.
 func readCloudFields(format string, d *doc) CloudFields {
 	text := d.text
-	compact := normKey(text)
+	compact := d.compactText()
 	f := CloudFields{Provider: cloudProvider(format)}
 	f.Principal = d.str("principalemail", "useridentityarn", "useridentityusername", "accesskeydetailsusername", "caller", "invokingidentity")
 	if f.Principal == "" {
@@ -178,23 +178,23 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.Federated = d.has("samlproviderarn", "webidfederationdata") || strings.Contains(compact, "userauthenticationsso") ||
 		f.ConsoleLogin && (idType == "assumedrole" || idType == "federateduser" || idType == "samluser" || idType == "webidentityuser")
 
-	network := strings.ToLower(lowerJoin(d.strs("asn", "asnorg", "isp", "org", "organization", "autonomoussystem", "sourceipasn", "clientasn", "clientipowner", "threattype", "sourceiplabel", "location", "name")))
-	f.Tor = strings.Contains(text, "tor exit") || strings.Contains(compact, "torexit") || strings.Contains(compact, "toripcaller") || containsTerm(strings.ToLower(lowerJoin(d.strs("threattype"))), "tor")
-	f.Hosting = firstSubstring(network, bulletproofHosts) != "" || hostingASNs[strings.TrimPrefix(strings.ToUpper(signInASN(d)), "AS")]
+	network := lowerJoin(d.strs("asn", "asnorg", "isp", "org", "organization", "autonomoussystem", "sourceipasn", "clientasn", "clientipowner", "threattype", "sourceiplabel", "location", "name"))
+	f.Tor = strings.Contains(text, "tor exit") || strings.Contains(compact, "torexit") || strings.Contains(compact, "toripcaller") || containsTerm(lowerJoin(d.strs("threattype")), "tor")
+	f.Hosting = firstSubstring(network, bulletproofHosts) != "" || hostingASN(signInASN(d))
 	f.CorporateEgress = affirmedPhrase(text, "corporate egress", "office nat", "office egress", "named location", "corporate network", "corporate proxy", "company vpn") != ""
 	f.NewCountry = newCloudCountry(d)
 	f.FirstUse = firstUse(d)
 	f.RecoveryBefore = containsAnyTerm(compact, "passwordrecoverycompleted", "passwordrecoveryrequested", "passwordresetcompleted", "rootpasswordreset")
 
-	agent := strings.ToLower(lowerJoin(d.scalarStrs("useragent", "useragentfamily", "original")))
-	delegation := strings.ToLower(lowerJoin(d.strs("serviceaccountdelegationinfo", "delegationinfo", "principalid", "sessionname")))
+	agent := lowerJoin(d.scalarStrs("useragent", "useragentfamily", "original"))
+	delegation := lowerJoin(d.strs("serviceaccountdelegationinfo", "delegationinfo", "principalid", "sessionname"))
 	f.Pipeline = firstSubstring(agent, []string{"terraform", "pulumi", "cloudformation", "crossplane", "ansible", "cdk/"}) != "" ||
 		firstSubstring(delegation+" "+strings.ToLower(f.Principal), pipelineIdentities) != ""
 	f.ApprovedChange = approvedChangeRe.MatchString(text)
 	f.NoChangeRecord = noChangeRecordRe.MatchString(text) || noChangeRecord(d)
 	f.ReadOnly = readOnlySession(d, text)
 
-	category := strings.ToLower(lowerJoin(d.scalarStrs("category", "intent", "alerttype", "type", "types", "findingtype", "primarytactic", "technique")))
+	category := lowerJoin(d.scalarStrs("category", "intent", "alerttype", "type", "types", "findingtype", "primarytactic", "technique"))
 	f.Exfiltration = strings.Contains(category, "exfiltration")
 	f.BulkData = bulkData(d, text)
 	f.ExternalDestination = affirmedPhrase(text, "outside organization", "outside the organization", "outside organisation", "outside the organisation", "external project", "external account", "not in organization", "foreign account", "unknown account") != "" ||
@@ -202,7 +202,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.InternalDestination = !f.ExternalDestination && affirmedPhrase(text, "same organization", "same organisation", "inside the organization", "inside the organisation", "within the organization", "within the organisation", "own project", "own account", "company's own") != ""
 	f.Routine = affirmedPhrase(text, "scheduled export", "scheduled query", "scheduled job", "scheduled backup", "scheduled transfer", "every night", "nightly", "every week", "weekly job", "monthly job", "same volume every", "previous runs", "previous pr", "as it has every") != ""
 	f.LongLivedCredential = d.has("serviceaccountkeyname") || staticAccessKey(d) ||
-		firstSubstring(strings.ToLower(lowerJoin(d.strs("authenticationtype", "authtype", "credentialtype"))), []string{"sas", "account key", "access key", "shared key"}) != "" ||
+		firstSubstring(lowerJoin(d.strs("authenticationtype", "authtype", "credentialtype")), []string{"sas", "account key", "access key", "shared key"}) != "" ||
 		affirmedPhrase(text, "client secret", "sas token", "service account key", "static key", "long-lived key", "long-lived token") != ""
 	f.LeakedCredential = affirmedPhrase(text, "leaked", "exposed in a public", "public github", "public gist", "secret scanning", "public repository", "former contractor", "former employee", "departed employee") != ""
 	f.ScriptedTool = firstSubstring(agent, []string{"rclone", "curl/", "wget", "python-requests", "go-http-client", "s3cmd", "cyberduck", "mc (minio"}) != ""

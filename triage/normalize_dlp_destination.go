@@ -32,10 +32,10 @@ func readDataDestination(f *DataFields, d *doc, destDomain string) {
 		f.FileHost = f.FileHost || fileHosts[h]
 		f.GenAI = f.GenAI || genAIHosts[h]
 	}
-	category := strings.ToLower(lowerJoin(d.scalarStrs("urlcategory", "appcategory", "category", "appcat", "destinationcategory")))
+	category := lowerJoin(d.scalarStrs("urlcategory", "appcategory", "category", "appcat", "destinationcategory"))
 	f.FileHost = f.FileHost || containsAnyTerm(category, "file host", "file sharing", "file transfer", "online storage")
 	f.GenAI = f.GenAI || containsAnyTerm(category, "generative ai", "genai", "ai chat")
-	instance := strings.ToLower(lowerJoin(d.scalarStrs("instanceid", "instancename", "instancetype", "accounttype")))
+	instance := lowerJoin(d.scalarStrs("instanceid", "instancename", "instancetype", "accounttype"))
 	if containsTerm(instance, "personal") {
 		f.Personal = true
 	}
@@ -48,7 +48,7 @@ func readDataDestination(f *DataFields, d *doc, destDomain string) {
 	if f.BusinessPartner && !f.FileHost && !f.GenAI {
 		f.Sanctioned = true
 	}
-	f.PublicLink = containsAnyTerm(normKey(d.text), "anonymouslink", "anyonewiththelink", "publiclink", "sharedpublicly", "publicontheweb")
+	f.PublicLink = containsAnyTerm(d.compactText(), "anonymouslink", "anyonewiththelink", "publiclink", "sharedpublicly", "publicontheweb")
 	f.SyntheticData = unissuableSSNsOnly(d.text) || affirmedPhrase(d.text, "synthetic", "generated with faker", "no real customer data", "dummy data", "test fixtures") != ""
 }
 

@@ -107,7 +107,7 @@ var registeredDaysAgoRe = regexp.MustCompile(`registered (\d{1,4}) days? ago|(\d
 // reasons (Abnormal's summaryInsights and similar lists): a look-alike of a
 // known domain, the sender domain's age, a free-mail reply-to.
 func readGatewayInsights(d *doc, f *EmailFields) {
-	text := strings.ToLower(lowerJoin(d.scalarStrs("summaryinsights", "insights", "reasons", "detectionreasons", "signals")))
+	text := lowerJoin(d.scalarStrs("summaryinsights", "insights", "reasons", "detectionreasons", "signals"))
 	if text == "" {
 		return
 	}

@@ -77,7 +77,7 @@ func readMessageSignals(d *doc, m emailMessage, f *EmailFields) {
 
 // insightText is the gateway's own list of reasons, lowercased.
 func insightText(d *doc) string {
-	return strings.ToLower(lowerJoin(d.scalarStrs("summaryinsights", "insights", "reasons", "detectionreasons", "signals")))
+	return lowerJoin(d.scalarStrs("summaryinsights", "insights", "reasons", "detectionreasons", "signals"))
 }
 
 func malwareName(text string) string {

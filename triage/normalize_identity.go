@@ -27,8 +27,14 @@ var hostingProviders = []string{
 	"data center", "vps", "server", "cloud",
 }
 
+// readIdentityFields reads the identity fields of one sign-in payload.
 func readIdentityFields(raw map[string]any) IdentityFields {
-	cur, prev := signInDocs(raw)
+	return readSignInFields(signInDocs(raw))
+}
+
+// readSignInFields reads the identity fields from a sign-in already
+// indexed by signInDocs.
+func readSignInFields(cur, prev *doc) IdentityFields {
 	f := IdentityFields{
 		User:      cur.str("userprincipalname", "alternateid", "username", "user", "email", "upn", "accountname", "principal", "login", "actor"),
 		SourceIP:  cur.str("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip"),
@@ -64,7 +70,7 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	if f.ASN == "" {
 		f.ASN = signInASN(cur)
 	}
-	if hostingASNs[strings.TrimPrefix(strings.ToUpper(f.ASN), "AS")] {
+	if hostingASN(f.ASN) {
 		f.Hosting = true
 	}
 
@@ -327,7 +333,7 @@ func mailboxRuleChange(cur *doc) bool {
 	if !containsAnyTerm(kinds, "mailforwardingrule", "newinboxrule", "setinboxrule", "updateinboxrules", "inboxrule") {
 		return false
 	}
-	return firstSubstring(normKey(cur.text), hidingRuleActions) != ""
+	return firstSubstring(cur.compactText(), hidingRuleActions) != ""
 }
 
 // scriptedAgents are user-agent prefixes of HTTP libraries and command-line

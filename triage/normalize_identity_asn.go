@@ -29,10 +29,22 @@ func signInASN(cur *doc) string {
 			return strconv.Itoa(int(n))
 		}
 		if s, ok := v.(string); ok {
-			if s = strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(s)), "AS"); s != "" {
+			if s = asnText(strings.TrimSpace(s)); s != "" {
 				return s
 			}
 		}
 	}
 	return ""
+}
+
+// asnText drops the "AS" an autonomous system number is often written
+// with ("AS14061", "as14061"), leaving its number as text.
+func asnText(asn string) string {
+	return strings.TrimPrefix(strings.ToUpper(asn), "AS")
+}
+
+// hostingASN reports an autonomous system number, with or without its
+// "AS", that belongs to a rentable-server provider (hostingASNs).
+func hostingASN(asn string) bool {
+	return hostingASNs[asnText(asn)]
 }

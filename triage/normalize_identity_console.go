@@ -54,7 +54,7 @@ func readConsoleSignIn(f *IdentityFields, d *doc) {
 	if federated {
 		// The identity provider's own record of the sign-in, when the
 		// alert carries it, tells how the person proved themselves.
-		if firstSubstring(normKey(d.text), phishResistantMethods) != "" {
+		if firstSubstring(d.compactText(), phishResistantMethods) != "" {
 			f.PhishResistant = true
 		}
 	}

@@ -110,12 +110,14 @@ func walkContext(v any, depth int, followOn bool, counts *[]contextCount, after 
 	}
 }
 
+// followOnSegments are followOnWords and "then" ("then_actions").
+var followOnSegments = setOf(append([]string{"then"}, followOnWords...)...)
+
 // followOnKey reports a key naming what happened after the event.
 func followOnKey(raw string) bool {
 	k := normKey(raw)
 	for _, s := range keySegments(raw) {
-		switch s {
-		case "after", "subsequent", "following", "followed", "next", "later", "then":
+		if followOnSegments[s] {
 			return true
 		}
 	}

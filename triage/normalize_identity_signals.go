@@ -25,7 +25,7 @@ func readReportsAndTokens(f *IdentityFields, d *doc) {
 	if firstSubstring(names, userReportTerms) != "" && !strings.Contains(names, "falsepositive") {
 		f.UserReported = true
 	}
-	if firstSubstring(names+" "+normKey(d.text), tokenAnomalyTerms) != "" {
+	if firstSubstring(names+" "+d.compactText(), tokenAnomalyTerms) != "" {
 		f.TokenAnomaly = true
 	}
 
@@ -35,8 +35,7 @@ func readReportsAndTokens(f *IdentityFields, d *doc) {
 // from how the event names it ("Successful login", USER_LOGGED_INTO_APP,
 // "Invalid username or password"), and a hosting network from an ASN
 // field that holds the network's kind instead of its number.
-func readOutcomeWording(f *IdentityFields, signIn map[string]any) {
-	d := newDoc(signIn, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
+func readOutcomeWording(f *IdentityFields, d *doc) {
 	if f.Result == "" {
 		words := normKey(lowerJoin(d.scalarStrs("description", "eventtypename", "eventtype", "event", "message", "displaymessage", "name")))
 		switch {
@@ -46,7 +45,7 @@ func readOutcomeWording(f *IdentityFields, signIn map[string]any) {
 			f.Result = "failure"
 		}
 	}
-	if !f.Hosting && f.ASN != "" && strings.Trim(strings.TrimPrefix(strings.ToUpper(f.ASN), "AS"), "0123456789") != "" {
+	if !f.Hosting && f.ASN != "" && strings.Trim(asnText(f.ASN), "0123456789") != "" {
 		if firstSubstring(strings.ToLower(f.ASN), hostingProviders) != "" {
 			f.Hosting = true
 		}
@@ -56,8 +55,7 @@ func readOutcomeWording(f *IdentityFields, signIn map[string]any) {
 // readFamiliarity reads the enrichment that says the address or device is
 // the user's own: an address flagged as seen for the user before or seen
 // on many recent days, a device described as company-owned or managed.
-func readFamiliarity(f *IdentityFields, signIn map[string]any) {
-	d := newDoc(signIn, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
+func readFamiliarity(f *IdentityFields, d *doc) {
 	for _, e := range d.entries {
 		if containsAnyTerm(e.key, "device", "country", "countr", "city", "location", "app") {
 			continue

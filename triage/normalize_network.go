@@ -87,28 +87,28 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f.BruteForce = firstSubstring(strings.NewReplacer("-", " ", "_", " ", ".", " ").Replace(sigText), []string{"brute force", "bruteforce", "password guess", "guessing", "login attempts", "credential stuffing"}) != ""
 	f.Scan = firstSubstring(sigText, []string{"scan", "nmap", "masscan", "zgrab", "probe", "sweep", "recon"}) != ""
 	f.PolicySignature = strings.HasPrefix(f.Signature, "et policy") || strings.HasPrefix(f.Signature, "et info") ||
-		strings.Contains(sigText, "corporate privacy violation") || strings.Contains(strings.ToLower(lowerJoin(d.strs("signatureseverity"))), "informational")
+		strings.Contains(sigText, "corporate privacy violation") || strings.Contains(lowerJoin(d.strs("signatureseverity")), "informational")
 	f.Callback = exploitCallback(raw) || containsAnyTerm(d.text, "reverse shell", "reverse-shell", "connected back to the attacker", "reverse connection", "called back to", "callback to the attack", "outbound connection to the attack", "outbound session to the attack")
 	f.DNSTunnel = dnsTunnel(d) || strings.Contains(strings.NewReplacer("-", " ", "_", " ").Replace(sigText), "dns tunnel")
 	f.Beaconing = beaconing(d)
 	f.MaliciousDestination = maliciousDestination(d)
 	f.YoungDomain = youngDomain(d)
-	action := strings.ToLower(lowerJoin(d.scalarStrs("action", "verdict", "act", "disposition", "alertaction")))
+	action := lowerJoin(d.scalarStrs("action", "verdict", "act", "disposition", "alertaction"))
 	f.Blocked = firstSubstring(action, []string{"block", "deny", "drop", "reset", "reject", "prevent"}) != ""
 	f.Allowed = firstSubstring(action, []string{"allow", "pass", "accept", "detected", "alert", "permit", "log only", "audit"}) != "" && !f.Blocked
-	app := strings.ToLower(lowerJoin(d.scalarStrs("app", "application", "appname", "applicationname", "appcat", "appcategory", "urlcategory", "categories", "label")))
+	app := lowerJoin(d.scalarStrs("app", "application", "appname", "applicationname", "appcat", "appcategory", "urlcategory", "categories", "label"))
 	f.Tor = containsTerm(app, "tor") || strings.Contains(app, "tor browser") || strings.Contains(app, "onion") || containsTerm(f.Signature, "tor")
 	f.Anonymizer = f.Tor || firstSubstring(app, []string{"anonymizer", "anonymiser", "proxy avoidance", "proxy", "anonymous vpn", "psiphon", "ultrasurf"}) != ""
-	deviceText := strings.ToLower(lowerJoin(d.strs("endpoint", "device", "devicetype", "deviceclassificationstatus", "devicemanaged", "context", "endpointcontext", "hostcontext")))
+	deviceText := lowerJoin(d.strs("endpoint", "device", "devicetype", "deviceclassificationstatus", "devicemanaged", "context", "endpointcontext", "hostcontext"))
 	f.ManagedEndpoint = containsTerm(deviceText, "managed") || containsTerm(deviceText, "compliant") || containsTerm(deviceText, "corporate")
 	f.EndpointClean = containsAnyTerm(deviceText, "no detections", "edr healthy", "no alerts", "clean scan")
 	f.MonitoringSource = monitoringSource(d)
 	f.InternalSource = privateAddress(d.scalarStr("srcip", "src", "sourceip", "sourceaddress", "srcaddr", "idorigh", "clientip", "internalip"))
 	f.InternalDestination = privateAddress(d.scalarStr("dstip", "destip", "dst", "dest", "destinationip", "destinationaddress", "dstaddr", "idresph"))
-	f.BackupTransfer = firstSubstring(strings.ToLower(lowerJoin(d.scalarStrs("app", "application", "appname", "srcnthost", "srchost", "srcname", "sourcehost", "srcuser"))), backupProducts) != ""
+	f.BackupTransfer = firstSubstring(lowerJoin(d.scalarStrs("app", "application", "appname", "srcnthost", "srchost", "srcname", "sourcehost", "srcuser")), backupProducts) != ""
 	f.OwnDomain = ownDomain(d)
 	f.VendorUpdate = vendorUpdateTraffic(d)
-	proc := strings.ToLower(lowerJoin(d.strs("processonhost", "process", "processname", "processpath", "initiatingprocess", "processfromedr")))
+	proc := lowerJoin(d.strs("processonhost", "process", "processname", "processpath", "initiatingprocess", "processfromedr"))
 	f.SuspectProcess = strings.Contains(proc, "unsigned") || strings.Contains(proc, `\temp\`) || strings.Contains(proc, "/tmp/")
 	return f
 }
@@ -243,7 +243,7 @@ func maliciousDestination(d *doc) bool {
 	if d.str("botnetdomain", "botnetip", "c2domain", "c2server", "cncdomain") != "" {
 		return true
 	}
-	cats := strings.ToLower(lowerJoin(d.strs("categories", "securitycategories", "threats", "threatcategory", "malwarecategory", "urlcategory", "catdesc", "threattype", "threatname", "domaincategory", "reputation")))
+	cats := lowerJoin(d.strs("categories", "securitycategories", "threats", "threatcategory", "malwarecategory", "urlcategory", "catdesc", "threattype", "threatname", "domaincategory", "reputation"))
 	cats = strings.NewReplacer("none", "", "unknown", "").Replace(cats)
 	for _, t := range maliciousDestinationTerms {
 		if containsTerm(cats, t) {
@@ -259,7 +259,7 @@ func youngDomain(d *doc) bool {
 	if n, ok := d.number("domainagedays", "domainage", "agedays"); ok && n >= 0 && n < 30 {
 		return true
 	}
-	cats := strings.ToLower(lowerJoin(d.strs("categories", "urlcategory", "domaincategory")))
+	cats := lowerJoin(d.strs("categories", "urlcategory", "domaincategory"))
 	if strings.Contains(cats, "newly registered") || strings.Contains(cats, "newly seen") || strings.Contains(cats, "newly observed") {
 		return true
 	}
@@ -299,7 +299,7 @@ func instant(v any) (time.Time, bool) {
 var monitoringTools = []string{"prtg", "nagios", "zabbix", "solarwinds", "datadog", "pingdom", "site24x7", "icinga", "checkmk", "uptimerobot", "uptime robot", "statuscake", "new relic", "newrelic", "dynatrace", "elastic synthetics", "heartbeat", "health check", "healthcheck", "health probe", "monitoring server", "monitoring system"}
 
 func monitoringSource(d *doc) bool {
-	src := strings.ToLower(lowerJoin(d.scalarStrs("srcuser", "sourceuser", "user", "useragent", "httpuseragent", "srchost", "srcname", "sourcehost", "sourcehostname", "srchostname", "original")))
+	src := lowerJoin(d.scalarStrs("srcuser", "sourceuser", "user", "useragent", "httpuseragent", "srchost", "srcname", "sourcehost", "sourcehostname", "srchostname", "original"))
 	return firstSubstring(src, monitoringTools) != ""
 }
 
@@ -327,7 +327,7 @@ func vendorUpdateTraffic(d *doc) bool {
 		}
 		vendorHost = vendorHost || updateVendorDomains[registrableDomain(h)]
 	}
-	agents := strings.ToLower(lowerJoin(d.scalarStrs("httpuseragent", "useragent", "original")))
+	agents := lowerJoin(d.scalarStrs("httpuseragent", "useragent", "original"))
 	return vendorHost && firstSubstring(agents, updateAgents) != ""
 }
 
