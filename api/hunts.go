@@ -29,28 +29,16 @@ type huntRequest struct {
 }
 
 type huntView struct {
-	ID              string                  `json:"id"`
-	Name            string                  `json:"name"`
-	Hypothesis      string                  `json:"hypothesis"`
-	HuntType        string                  `json:"hunt_type"`
-	Status          string                  `json:"status"`
-	Queries         []store.HuntQuery       `json:"queries"`
-	Schedule        store.HuntSchedule      `json:"schedule"`
-	Trigger         store.HuntTrigger       `json:"trigger"`
-	MitreTechniques []string                `json:"mitre_techniques"`
-	DataSources     []string                `json:"data_sources"`
-	Tags            []string                `json:"tags"`
-	Enabled         bool                    `json:"enabled"`
-	FailHuntOnError bool                    `json:"fail_hunt_on_error"`
-	ScheduleState   *huntflow.ScheduleState `json:"schedule_state,omitempty"`
-	CreatedAt       time.Time               `json:"created_at"`
-	UpdatedAt       time.Time               `json:"updated_at"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	hunt.Definition
+	ScheduleState *huntflow.ScheduleState `json:"schedule_state,omitempty"`
+	CreatedAt     time.Time               `json:"created_at"`
+	UpdatedAt     time.Time               `json:"updated_at"`
 }
 
 func viewHunt(h *store.Hunt) huntView {
-	return huntView{ID: h.ID, Name: h.Name, Hypothesis: h.Hypothesis, HuntType: h.HuntType, Status: h.Status,
-		Queries: h.Queries.V, Schedule: h.Schedule.V, Trigger: h.TriggerSpec.V, MitreTechniques: orEmpty(h.MitreTechniques.V),
-		DataSources: orEmpty(h.DataSources.V), Tags: orEmpty(h.Tags.V), Enabled: h.Enabled, FailHuntOnError: h.FailHuntOnError,
+	return huntView{ID: h.ID, Name: h.Name, Definition: hunt.DefinitionOf(h),
 		CreatedAt: h.CreatedAt.UTC(), UpdatedAt: h.UpdatedAt.UTC()}
 }
 

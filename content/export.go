@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/vigil-soc/vigil/hunt"
 	"github.com/vigil-soc/vigil/hunt/library"
 	"github.com/vigil-soc/vigil/playbook"
 	"github.com/vigil-soc/vigil/store"
@@ -34,12 +35,7 @@ func HuntItem(ctx context.Context, st *store.Store, id string) (Item, error) {
 }
 
 func huntToItem(h *store.Hunt) Item {
-	enabled := h.Enabled
-	d := HuntData{Hypothesis: h.Hypothesis, HuntType: h.HuntType, Status: h.Status, Queries: h.Queries.V,
-		Schedule: h.Schedule.V, Trigger: h.TriggerSpec.V, MitreTechniques: h.MitreTechniques.V, DataSources: h.DataSources.V,
-		Tags: h.Tags.V, Enabled: &enabled, FailHuntOnError: h.FailHuntOnError}
-	d.FillDefaults()
-	return Item{Type: TypeHunt, Name: h.Name, Data: mustJSON(d)}
+	return Item{Type: TypeHunt, Name: h.Name, Data: mustJSON(hunt.DefinitionOf(h))}
 }
 
 // KnowledgeItem is a stored article as a package item.

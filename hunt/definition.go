@@ -18,6 +18,17 @@ type Definition struct {
 	FailHuntOnError bool               `json:"fail_hunt_on_error"`
 }
 
+// DefinitionOf is the definition of the stored hunt h, as the hunt API
+// shows it and content packages export it.
+func DefinitionOf(h *store.Hunt) Definition {
+	enabled := h.Enabled
+	d := Definition{Hypothesis: h.Hypothesis, HuntType: h.HuntType, Status: h.Status, Queries: h.Queries.V,
+		Schedule: h.Schedule.V, Trigger: h.TriggerSpec.V, MitreTechniques: h.MitreTechniques.V, DataSources: h.DataSources.V,
+		Tags: h.Tags.V, Enabled: &enabled, FailHuntOnError: h.FailHuntOnError}
+	d.FillDefaults()
+	return d
+}
+
 // FillDefaults fills what a definition may leave out: an on_demand draft,
 // enabled, with empty lists rather than none.
 func (d *Definition) FillDefaults() {

@@ -243,7 +243,6 @@ GROUP BY src_ip HAVING COUNT(DISTINCT user_name) >= $3`, now.Add(-24*time.Hour),
 	}
 	mb, ms, mh := median(measures[0].got), median(measures[1].got), median(measures[2].got)
 	fmt.Printf("ratio data source/bare: %.2f\n", float64(ms)/float64(mb))
-	fmt.Printf("ratio hunt/bare: %.2f\n", float64(mh)/float64(mb))
 	if *trace {
 		if err := traceRun(ctx, tmp.Client, lastID, lastStart, lastEnd); err != nil {
 			return err

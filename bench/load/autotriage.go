@@ -157,13 +157,12 @@ func awaitVerdicts(ctx context.Context, db *sql.DB, want int64) (time.Time, erro
 // accepted since from waited for its stored verdict: the incident's
 // creation to its triage's completion, both on the store's clock.
 func verdictLatencies(ctx context.Context, db *sql.DB, dialect store.Dialect, from time.Time) ([]time.Duration, error) {
-	q := `SELECT i.created_at, t.completed_at FROM triages t JOIN incidents i ON i.id = t.incident_id
-		WHERE i.created_by = ? AND t.status = '` + store.TriageCompleted + `'`
+	param := "?"
 	if dialect == store.DialectPostgres {
-		q = `SELECT i.created_at, t.completed_at FROM triages t JOIN incidents i ON i.id = t.incident_id
-		WHERE i.created_by = $1 AND t.status = '` + store.TriageCompleted + `'`
+		param = "$1"
 	}
-	rows, err := db.QueryContext(ctx, q, "webhook:"+autoTriageSource)
+	rows, err := db.QueryContext(ctx, `SELECT i.created_at, t.completed_at FROM triages t JOIN incidents i ON i.id = t.incident_id
+		WHERE i.created_by = `+param+` AND t.status = '`+store.TriageCompleted+`'`, "webhook:"+autoTriageSource)
 	if err != nil {
 		return nil, fmt.Errorf("verdict latencies: %w", err)
 	}

@@ -122,7 +122,7 @@ func (a *Activities) PrepareRun(ctx context.Context, in PrepareInput) (PrepareRe
 		// On-demand runs of one hunt do not overlap, as its schedule's
 		// runs do not (overlap policy skip).
 		var busy *store.HuntRun
-		run, busy, err = a.Store.StartHuntRunAlone(ctx, rec, store.Now().Add(-MaxRuntime(h)-staleRunMargin))
+		run, busy, err = a.Store.StartHuntRunAlone(ctx, rec, store.Now().Add(-MaxRuntime(h.Schedule.V.MaxRuntimeSecs)-staleRunMargin))
 		if err == nil && busy != nil {
 			out.Skip, out.InProgress = "run "+busy.ID+" of the hunt is still running", busy.ID
 			return out, nil
@@ -137,11 +137,11 @@ func (a *Activities) PrepareRun(ctx context.Context, in PrepareInput) (PrepareRe
 	return out, nil
 }
 
-// MaxRuntime is how long a run of h may take: its max_runtime_secs, or
-// DefaultMaxRuntime.
-func MaxRuntime(h *store.Hunt) time.Duration {
-	if s := h.Schedule.V.MaxRuntimeSecs; s > 0 {
-		return time.Duration(s) * time.Second
+// MaxRuntime is how long a run may take given its hunt's
+// max_runtime_secs: that many seconds, or DefaultMaxRuntime when unset.
+func MaxRuntime(secs int) time.Duration {
+	if secs > 0 {
+		return time.Duration(secs) * time.Second
 	}
 	return DefaultMaxRuntime
 }

@@ -22,8 +22,6 @@ const (
 	ProgressQuery = "progress"
 	// DefaultParallelism bounds the queries of one run running at once.
 	DefaultParallelism = 4
-	// DefaultMaxRuntime bounds a run whose hunt sets no max_runtime_secs.
-	DefaultMaxRuntime = huntact.DefaultMaxRuntime
 )
 
 // WorkflowID is the ID of an on-demand or triggered run.
@@ -89,10 +87,7 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 	if err := workflow.UpsertTypedSearchAttributes(ctx, workflows.SearchHuntName.ValueSet(plan.HuntName)); err != nil {
 		return Result{}, err
 	}
-	maxRuntime := DefaultMaxRuntime
-	if plan.MaxRuntimeSecs > 0 {
-		maxRuntime = time.Duration(plan.MaxRuntimeSecs) * time.Second
-	}
+	maxRuntime := huntact.MaxRuntime(plan.MaxRuntimeSecs)
 	par := in.Parallelism
 	if par <= 0 {
 		par = DefaultParallelism
