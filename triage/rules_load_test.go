@@ -30,6 +30,7 @@ func TestLoadRulesRejectsInvalid(t *testing.T) {
 		"bad attack":   "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n    attack: [T12]\n",
 		"bad kind":     "rules:\n  - id: x.bad\n    kinds: [dlp]\n    when: true\n    weight: 0.1\n    explanation: e\n",
 		"unknown key":  "rules:\n  - id: x.bad\n    when: true\n    wieght: 0.1\n    explanation: e\n",
+		"bad group":    "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n    group: Rented-Network\n",
 		"duplicate id": "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n",
 	}
 	for name, src := range tests {
