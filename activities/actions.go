@@ -222,7 +222,7 @@ func (a *Activities) claimOwnAction(ctx context.Context, actionID string) (act *
 		r := act.Result.V
 		return nil, &ExecutionResult{Success: r.Success, Message: r.Message, Output: r.Output}, nil
 	}
-	return nil, nil, a.refusal(ctx, act.ID)
+	return nil, nil, a.refusal(ctx, act)
 }
 
 // RecordActionResult stores a finished execution. The write itself

@@ -95,14 +95,11 @@ func (a *Activities) ReadActionDecision(ctx context.Context, actionID string) (S
 	return d, nil
 }
 
-// refusal explains why the store refused an execution claim. The claim
-// itself decided; this read only names the reason, and when it finds none
-// (the store changed in between) the error is retryable.
-func (a *Activities) refusal(ctx context.Context, actionID string) error {
-	act, err := a.Store.GetAction(ctx, actionID)
-	if err != nil {
-		return err
-	}
+// refusal explains why the store refused an execution claim, from act as
+// read after the refusal. The claim itself decided; this only names the
+// reason, and when it finds none (the store changed in between) the error
+// is retryable.
+func (a *Activities) refusal(ctx context.Context, act *store.Action) error {
 	ks, err := a.Store.KillSwitch(ctx)
 	if err != nil {
 		return err

@@ -50,12 +50,6 @@ func (a *Activities) PrepareRecommendedActions(ctx context.Context, incidentID, 
 	if err != nil {
 		return nil, permanentIfNotFound(err)
 	}
-	return a.prepareRecommended(ctx, inc, tr)
-}
-
-// prepareRecommended is PrepareRecommendedActions on an incident and a
-// completed triage run already loaded.
-func (a *Activities) prepareRecommended(ctx context.Context, inc *store.Incident, tr *store.Triage) ([]RecommendedAction, error) {
 	acts := recommendedActions(ctx, inc, tr)
 	for _, act := range acts {
 		if err := a.Store.CreateAction(ctx, act); err != nil && !isConflict(err) {

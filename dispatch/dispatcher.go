@@ -106,11 +106,11 @@ const dispatchParallel = 64
 
 // step takes the next due entries and reports whether it took any.
 // Queued alerts are handled one at a time, in order, since their incidents
-// are numbered in arrival order; the automation entries that follow are
-// independent of one another and are started in the background, up to
-// dispatchParallel at a time, each waking the dispatcher when done. An
-// entry that fails is due again after a back-off and does not hold back
-// the others. While the kill switch is active only alerts are taken:
+// are numbered in arrival order, all those of one read of the queue in
+// turn; the automation entries among them are independent of one another
+// and are started in the background, up to dispatchParallel at a time,
+// each waking the dispatcher when done. An entry that fails is due again
+// after a back-off and does not hold back the others. While the kill switch is active only alerts are taken:
 // turning an alert into an incident is record keeping, starting triage is
 // automation.
 func (d *Dispatcher) step(ctx context.Context) bool {
@@ -126,14 +126,20 @@ func (d *Dispatcher) step(ctx context.Context) bool {
 		d.Log.Error("read intake queue", "err", err)
 		return false
 	}
-	took := false
+	took, alerts := false, false
 	for i := range items {
 		it := &items[i]
 		if it.Kind == store.IntakeAlert {
-			if took {
-				return true // the alert waits for the entries before it to be taken
+			// In order: one that is not done holds back the rest until
+			// the next poll.
+			if !d.handle(ctx, it) {
+				return false
 			}
-			return d.handle(ctx, it)
+			took, alerts = true, true
+			continue
+		}
+		if alerts {
+			return true // automation waits for a fresh look at the kill switch
 		}
 		if !d.inflight.begin(it.Seq) {
 			continue

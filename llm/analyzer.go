@@ -83,20 +83,18 @@ func (a *Analyzer) AnalyzeInProcess(ctx context.Context, inc triage.Incident, in
 // answers with the fallback (local true); otherwise it returns the
 // configuration to ask the model with.
 func (a *Analyzer) plan(ctx context.Context, inc triage.Incident, ind triage.Indicators) (Config, triage.Analysis, bool, error) {
-	if a.Config == nil {
-		an, err := a.fallback(ctx, inc, ind, "")
-		return Config{}, an, true, err
+	reason := ""
+	if a.Config != nil {
+		cfg, enabled, err := a.Config(ctx)
+		switch {
+		case err != nil:
+			reason = "llm configuration unavailable: " + err.Error()
+		case enabled:
+			return cfg, triage.Analysis{}, false, nil
+		}
 	}
-	cfg, enabled, err := a.Config(ctx)
-	if err != nil {
-		an, err := a.fallback(ctx, inc, ind, "llm configuration unavailable: "+err.Error())
-		return Config{}, an, true, err
-	}
-	if !enabled {
-		an, err := a.fallback(ctx, inc, ind, "")
-		return Config{}, an, true, err
-	}
-	return cfg, triage.Analysis{}, false, nil
+	an, err := a.fallback(ctx, inc, ind, reason)
+	return Config{}, an, true, err
 }
 
 func (a *Analyzer) fallback(ctx context.Context, inc triage.Incident, ind triage.Indicators, reason string) (triage.Analysis, error) {

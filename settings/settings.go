@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vigil-soc/vigil/internal/ttlcache"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/store"
 )
@@ -38,8 +39,8 @@ type Service struct {
 	st  *store.Store
 	box *secrets.Box
 
-	general ttlCache[General]
-	llm     ttlCache[LLM]
+	general ttlcache.Value[General]
+	llm     ttlcache.Value[LLM]
 
 	mu      sync.Mutex
 	written []func(key string)
@@ -165,9 +166,9 @@ func (s *Service) Put(ctx context.Context, key string, body []byte, actor string
 	row, err := s.st.PutSetting(ctx, key, value, actor)
 	switch key {
 	case KeyGeneral:
-		s.general.forget()
+		s.general.Forget()
 	case KeyLLM:
-		s.llm.forget()
+		s.llm.Forget()
 	}
 	s.tellWritten(key)
 	if err != nil {

@@ -54,7 +54,7 @@ type PackageItem struct {
 // cached rules are forgotten once the transaction ends, since fn may have
 // written some.
 func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
-	defer s.policies.forget()
+	defer s.policies.Forget()
 	return s.db.WithContext(ctx).Transaction(func(gtx *gorm.DB) error {
 		return fn(&Store{db: gtx, dialect: s.dialect, policies: s.policies})
 	})

@@ -53,7 +53,7 @@ func (s *Store) CreatePolicy(ctx context.Context, p *Policy) error {
 	}
 	now := Now()
 	p.CreatedAt, p.UpdatedAt = now, now
-	defer s.policies.forget()
+	defer s.policies.Forget()
 	if err := s.db.WithContext(ctx).Create(p).Error; err != nil {
 		return fmt.Errorf("create policy: %w", translate(err))
 	}
@@ -99,7 +99,7 @@ func (s *Store) UpdatePolicy(ctx context.Context, p *Policy) error {
 		return err
 	}
 	now := Now()
-	defer s.policies.forget()
+	defer s.policies.Forget()
 	// A map writes zero values too (enabled false, priority 0), which a
 	// struct update would skip.
 	res := s.db.WithContext(ctx).Model(&Policy{}).Where("id = ?", p.ID).Updates(map[string]any{
@@ -127,7 +127,7 @@ func (s *Store) DeletePolicy(ctx context.Context, id string) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
-	defer s.policies.forget()
+	defer s.policies.Forget()
 	res := s.db.WithContext(ctx).Where("id = ?", id).Delete(&Policy{})
 	if res.Error != nil {
 		return fmt.Errorf("delete policy: %w", translate(res.Error))

@@ -17,6 +17,8 @@ import (
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
+
+	"github.com/vigil-soc/vigil/internal/ttlcache"
 )
 
 // Sentinel errors returned by store methods; callers test them with errors.Is.
@@ -53,7 +55,7 @@ type Store struct {
 	// off the requests' path; nil on PostgreSQL.
 	checkpoints *checkpointer
 	// policies caches the enabled rules; rule writes forget them.
-	policies *policyCache
+	policies *ttlcache.Value[[]Policy]
 }
 
 // Open connects to databaseURL: a postgres:// or postgresql:// URL selects
@@ -99,7 +101,7 @@ func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, er
 		sqlDB.SetMaxIdleConns(4)
 	}
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db, dialect: dialect, runs: &runWatch{}, policies: &policyCache{}}
+	s := &Store{db: db, dialect: dialect, runs: &runWatch{}, policies: &ttlcache.Value[[]Policy]{}}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.Ping(pingCtx); err != nil {

@@ -40,8 +40,8 @@ const CheckTTL = time.Second
 func (s *Service) Invalidate() {
 	s.mu.Lock()
 	s.cache = nil
-	s.gen++
 	s.mu.Unlock()
+	s.checked.Forget()
 }
 
 // Set returns the connectors for the current configuration: the
@@ -60,14 +60,13 @@ func (s *Service) Set(ctx context.Context) (connectors.Set, error) {
 // connectors' ids and change times; settings and sealed secrets are read
 // when a rebuild is due. A build checked within CheckTTL is used as it is.
 func (s *Service) current(ctx context.Context) (*built, error) {
-	s.mu.Lock()
-	if s.cache != nil && time.Since(s.checkedAt) < CheckTTL {
-		b := s.cache
-		s.mu.Unlock()
-		return b, nil
-	}
-	gen := s.gen
-	s.mu.Unlock()
+	return s.checked.Get(ctx, CheckTTL, s.check)
+}
+
+// check returns the cached build if the stored configuration and the
+// outbound policy are unchanged since it was made, and a new build
+// otherwise.
+func (s *Service) check(ctx context.Context) (*built, error) {
 	stamps, err := s.Store.ConnectorConfigStamps(ctx)
 	if err != nil {
 		return nil, err
@@ -76,9 +75,6 @@ func (s *Service) current(ctx context.Context) (*built, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cache != nil && s.cache.fingerprint == fp {
-		if s.gen == gen {
-			s.checkedAt = time.Now()
-		}
 		return s.cache, nil
 	}
 	rows, err := s.Store.ListConnectorConfigs(ctx)
@@ -88,9 +84,6 @@ func (s *Service) current(ctx context.Context) (*built, error) {
 	b := s.build(ctx, rows)
 	b.fingerprint = fp
 	s.cache = b
-	if s.gen == gen {
-		s.checkedAt = time.Now()
-	}
 	return b, nil
 }
 

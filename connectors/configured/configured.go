@@ -20,6 +20,7 @@ import (
 
 	"github.com/vigil-soc/vigil/connectors"
 	"github.com/vigil-soc/vigil/intel"
+	"github.com/vigil-soc/vigil/internal/ttlcache"
 	"github.com/vigil-soc/vigil/outbound"
 	"github.com/vigil-soc/vigil/secrets"
 	"github.com/vigil-soc/vigil/store"
@@ -59,10 +60,8 @@ type Service struct {
 
 	mu    sync.Mutex
 	cache *built
-	// checkedAt is when cache was last found current; gen counts
-	// invalidations, so a check that one overtook is not trusted.
-	checkedAt time.Time
-	gen       uint64
+	// checked holds cache while it was found current within CheckTTL.
+	checked ttlcache.Value[*built]
 }
 
 // Input is a write of one connector (PUT /api/connectors/{id}).
