@@ -77,6 +77,7 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	readOutcomeWording(&f, cur)
 	readFamiliarity(&f, cur)
 	readConsoleSignIn(&f, d)
+	readTravelRecord(&f, d)
 	return f
 }
 

@@ -122,3 +122,34 @@ func TestTestAndSimulationMarkersAcrossProducts(t *testing.T) {
 		}
 	}
 }
+
+func TestATripOnRecordExplainsTheSignInFromAbroad(t *testing.T) {
+	signIn := func(extra map[string]any) IdentityFields {
+		raw := map[string]any{"userPrincipalName": "a@contoso.com", "ipAddress": "203.0.113.9", "location": map[string]any{"countryOrRegion": "Japan"}}
+		for k, v := range extra {
+			raw[k] = v
+		}
+		f, _ := normalizeSignIn(Incident{IncidentType: "suspicious_login", RawData: raw}, Indicators{})
+		return f.Identity
+	}
+	for _, extra := range []map[string]any{
+		{"travel_request": map[string]any{"id": "TRV-20431", "status": "Approved", "destination_country": "Japan"}},
+		{"hrTravelRecord": "TRV-20431"},
+		{"travelApproved": true},
+	} {
+		if !signIn(extra).ExpectedTravel {
+			t.Errorf("%v: the trip on record was not read", extra)
+		}
+	}
+	for _, extra := range []map[string]any{
+		{"travel_request": map[string]any{"id": "TRV-20431", "status": "Approved", "destination_country": "Brazil"}},
+		{"travel_request": map[string]any{"id": "TRV-20431", "status": "Rejected"}},
+		{"travel_on_record": "none"},
+		{"hrTravelRecord": "no travel on record"},
+		{"impossibleTravel": true, "travelKmh": 4200},
+	} {
+		if signIn(extra).ExpectedTravel {
+			t.Errorf("%v: read as expected travel", extra)
+		}
+	}
+}
