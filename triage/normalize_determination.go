@@ -16,20 +16,73 @@ import "strings"
 // confidence; a scan or sandbox "result" comes last.
 var verdictKeys = []string{
 	"analystverdict", "analystdetermination", "determination", "determinationvalue", "investigationresult",
-	"resolutionstatus", "resolutionreason", "classificationreason", "dispositionlabel", "closereason",
-	"closurereason", "workflowreason", "threatstatus", "confidencelevel", "classification", "verdict",
+	"resolutionstatus", "resolutionreason", "dispositionlabel", "closereason", "closurereason",
+	"workflowreason", "threatstatus", "confidencelevel", "classification", "classificationreason", "verdict",
 	"judgement", "judgment", "judgementstatus", "finalverdict", "threatverdict", "resolution", "disposition",
 	"status", "incidentstatus", "scanresult", "riskstate", "riskdetail", "mitigationstatus",
 }
 
+// analysedVerdictKeys are the fields only a person's or a detonation's
+// review fills: an analyst's verdict, determination or resolution, a
+// sandbox result. The engine's own confidence, classification or status
+// is what the detection said about itself.
+var analysedVerdictKeys = setOf(
+	"analystverdict", "analystdetermination", "determination", "determinationvalue", "investigationresult",
+	"resolutionstatus", "resolutionreason", "classificationreason", "dispositionlabel", "closereason",
+	"closurereason", "workflowreason", "riskstate", "riskdetail", "sandboxresult", "detonationresult",
+	"sandboxverdict", "detonationverdict",
+)
+
 // vendorVerdict folds the product's own conclusion to malicious,
 // suspicious, false_positive or "".
 func vendorVerdict(d *doc) string {
+	v, _ := vendorVerdictWithSource(d)
+	return v
+}
+
+// vendorVerdictWithSource is vendorVerdict that also tells whether the
+// conclusion came after analysis ("analysed": an analyst's resolution, a
+// sandbox detonation, a triage classification such as Graph's
+// truePositive) or from the detection engine itself ("engine").
+func vendorVerdictWithSource(d *doc) (verdict, source string) {
 	for _, name := range verdictKeys {
-		if v := vendorVerdictOf(d.str(name)); v != "" {
-			return v
+		raw := d.str(name)
+		if v := vendorVerdictOf(raw); v != "" {
+			return v, verdictSource(name, raw)
 		}
 	}
+	for _, name := range []string{"sandboxverdict", "detonationverdict", "detonationresult"} {
+		if v := vendorVerdictOf(d.str(name)); v == "malicious" || v == "suspicious" {
+			return v, "analysed"
+		}
+	}
+	v := vendorVerdictLast(d)
+	if v == "" {
+		return "", ""
+	}
+	if vendorVerdictOf(d.str("sandboxresult")) == v {
+		return v, "analysed"
+	}
+	return v, "engine"
+}
+
+// verdictSource names where a conclusion read under key came from. A
+// classification field is a triage verdict when it holds one (truePositive,
+// falsePositive, benignPositive), and the engine's threat type otherwise.
+func verdictSource(key, raw string) string {
+	if analysedVerdictKeys[key] {
+		return "analysed"
+	}
+	k := normKey(raw)
+	if key == "classification" && (strings.HasPrefix(k, "truepositive") || strings.HasPrefix(k, "falsepositive") || strings.HasPrefix(k, "benignpositive") || k == "informationalexpectedactivity") {
+		return "analysed"
+	}
+	return "engine"
+}
+
+// vendorVerdictLast reads the scan and sandbox results tried after every
+// stated conclusion.
+func vendorVerdictLast(d *doc) string {
 	// A sandbox finding nothing in one attachment is not the product
 	// clearing the alert: a QR code, an encrypted document or a link that
 	// waits for a click all detonate clean. Only positive findings of an

@@ -153,3 +153,25 @@ func TestATripOnRecordExplainsTheSignInFromAbroad(t *testing.T) {
 		}
 	}
 }
+
+func TestAVerdictAfterAnalysisIsToldFromADetectionNamingItself(t *testing.T) {
+	tests := []struct {
+		raw             map[string]any
+		verdict, source string
+	}{
+		{map[string]any{"classification": "TruePositive", "classificationReason": "SuspiciousActivity"}, "malicious", "analysed"},
+		{map[string]any{"classification": "truePositive", "determination": "malware"}, "malicious", "analysed"},
+		{map[string]any{"threatInfo": map[string]any{"analystVerdict": "true_positive", "confidenceLevel": "suspicious"}}, "malicious", "analysed"},
+		{map[string]any{"attachment": map[string]any{"sandboxResult": "malicious"}}, "malicious", "analysed"},
+		{map[string]any{"classification": "Malware"}, "malicious", "engine"},
+		{map[string]any{"threatInfo": map[string]any{"confidenceLevel": "malicious"}}, "malicious", "engine"},
+		{map[string]any{"classification": "FalsePositive", "classificationReason": "SuspiciousActivity"}, "false_positive", "analysed"},
+		{map[string]any{"title": "x"}, "", ""},
+	}
+	for _, tt := range tests {
+		v, src := vendorVerdictWithSource(newDoc(tt.raw))
+		if v != tt.verdict || src != tt.source {
+			t.Errorf("%v: %q from %q, want %q from %q", tt.raw, v, src, tt.verdict, tt.source)
+		}
+	}
+}
