@@ -77,6 +77,7 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	readOutcomeWording(&f, cur)
 	readFamiliarity(&f, cur)
 	readConsoleSignIn(&f, d)
+	readTravelRecord(&f, d)
 	return f
 }
 
@@ -261,7 +262,7 @@ func readAlert(d *doc) AlertFields {
 		Category: strings.ToLower(d.str("category", "classification", "threatclassification", "securitydomain")),
 	}
 	a.Text = lowerJoin(append(d.strs("title", "alertname", "description", "category", "searchname", "rulename", "detectname", "detectdescription", "threatname", "type", "determination", "classification", "name", "eventtype", "subject", "comment", "tags", "justification", "reason", "note", "policyname", "policy", "action", "appinstancetag", "instancetag", "apptag", "destinationtrust"), ""))
-	a.VendorVerdict = vendorVerdict(d)
+	a.VendorVerdict, a.VendorVerdictSource = vendorVerdictWithSource(d)
 	a.Action = vendorAction(d)
 	a.TestFile = testFileHash(d)
 	a.ScannerSource = scannerSource(d)
@@ -283,57 +284,6 @@ func readAlert(d *doc) AlertFields {
 	}
 	sort.Strings(a.Techniques)
 	return a
-}
-
-// vendorVerdict folds the product's own conclusion, from fields such as
-// Graph classification/determination, SentinelOne analystVerdict and
-// confidenceLevel, Proofpoint classification or CrowdStrike status.
-func vendorVerdict(d *doc) string {
-	// Fields are tried in order of authority: an analyst's resolution
-	// outranks the engine's own confidence.
-	// An engine's confidence comes before a bare classification, which
-	// some products use for the threat type ("Malware") whatever the
-	// confidence; a scan or sandbox "result" comes last.
-	for _, name := range []string{"analystverdict", "determination", "threatstatus", "confidencelevel", "classification", "verdict", "judgement", "judgment", "judgementstatus", "finalverdict", "threatverdict", "resolution", "disposition", "status", "incidentstatus", "scanresult"} {
-		if v := vendorVerdictOf(d.str(name)); v != "" {
-			return v
-		}
-	}
-	// A sandbox finding nothing in one attachment is not the product
-	// clearing the alert: a QR code, an encrypted document or a link that
-	// waits for a click all detonate clean. Only positive findings of an
-	// attachment's sandbox, or of a bare "result", count as the verdict.
-	for _, name := range []string{"sandboxresult", "result"} {
-		if v := vendorVerdictOf(d.str(name)); v == "malicious" || v == "suspicious" {
-			return v
-		}
-	}
-	return ""
-}
-
-func vendorVerdictOf(s string) string {
-	{
-		switch k := normKey(s); k {
-		case "falsepositive", "benignpositive", "informationalexpectedactivity", "notmalicious", "lineofbusinessapplication", "benign", "clean", "falsealarm", "cleared", "securitytesting", "authorizedtest", "safe", "notathreat", "nothreatsfound":
-			return "false_positive"
-		case "truepositive", "malicious", "malware", "phish", "phishing", "ransomware", "confirmedactivity", "compromisedaccount", "multistagedattack", "maliciouspayload", "attack":
-			return "malicious"
-		case "suspicious", "suspiciousactivity", "unwantedsoftware":
-			return "suspicious"
-		}
-	}
-	return ""
-}
-
-// vendorAction folds what the product did to one word.
-func vendorAction(d *doc) string {
-	text := normKey(lowerJoin(d.strs("action", "actiontaken", "actions", "deliveryaction", "latestdeliveryaction", "mitigationstatus", "remediationstatus", "patterndisposition", "patterndispositiondescription", "disposition", "act", "detectionstatus", "policyaction", "finalaction", "route")))
-	for _, a := range [][2]string{{"quarantin", "quarantined"}, {"prevent", "blocked"}, {"block", "blocked"}, {"reject", "blocked"}, {"deny", "blocked"}, {"remediat", "remediated"}, {"mitigated", "remediated"}, {"kill", "remediated"}, {"junk", "junked"}, {"hld", "quarantined"}, {"hold", "quarantined"}, {"deliver", "delivered"}, {"allow", "allowed"}, {"permit", "allowed"}, {"acc", "delivered"}} {
-		if strings.Contains(text, a[0]) && !strings.Contains(text, "not"+a[0]) && !strings.Contains(text, "failed") {
-			return a[1]
-		}
-	}
-	return ""
 }
 
 // correlatedUserAction looks in correlated or related events for the user
@@ -397,8 +347,38 @@ func simulationMarker(d *doc) bool {
 		if strings.Contains(e.key, "phishtest") || strings.Contains(e.key, "phishsim") || strings.HasPrefix(e.key, "xkb4") || e.key == "simulationid" || e.key == "attacksimulation" {
 			return true
 		}
+		if b, ok := e.val.(bool); ok && b && testEventFlag(e) {
+			return true
+		}
+	}
+	// A mail gateway's override that let a simulation through (Defender
+	// for Office 365's advanced delivery policy names it in the policy
+	// that acted on the message).
+	for _, s := range d.scalarStrs("orglevelpolicy", "userlevelpolicy", "overridesource", "systemoverride", "deliveryoverride", "policyoverride") {
+		if containsAnyTerm(normKey(s), "phishingsimulation", "phishsim", "attacksimulation") {
+			return true
+		}
+	}
+	// GuardDuty and other consoles title their generated sample findings.
+	for _, t := range d.scalarStrs("title") {
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(t)), "[sample]") {
+			return true
+		}
 	}
 	return false
+}
+
+// testEventFlags are flags products set on an event they generated to
+// test a pipeline or train users rather than on a real detection.
+var testEventFlags = setOf("issimulation", "simulation", "simulatedattack", "testalert", "istestalert", "issample", "samplefinding", "testevent", "istestevent")
+
+// testEventFlag reports a true test flag: one named as such, or GuardDuty's
+// "sample" flag in a finding's additional information.
+func testEventFlag(e entry) bool {
+	if testEventFlags[e.key] {
+		return true
+	}
+	return e.key == "sample" && strings.Contains(e.scope, "additionalinfo")
 }
 
 // testFileHashes are the published hashes of the EICAR anti-virus test

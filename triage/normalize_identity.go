@@ -216,7 +216,7 @@ func readWindowsLogon(f *IdentityFields, cur *doc) {
 // readOktaBehaviors reads Okta's behaviour detections, which arrive as
 // text such as "{New Device=POSITIVE, New IP=NEGATIVE}".
 func readOktaBehaviors(f *IdentityFields, cur *doc) {
-	b := normKey(cur.str("behaviors"))
+	b := normKey(oktaBehaviorText(cur))
 	if b == "" {
 		return
 	}
@@ -241,6 +241,12 @@ func readOktaBehaviors(f *IdentityFields, cur *doc) {
 // readOutcome folds the sign-in result: Entra status.errorCode (0 is
 // success), Okta outcome.result, Google event names and generic fields.
 func readOutcome(f *IdentityFields, cur *doc) {
+	// A lockout event's own outcome is the lock succeeding: the sign-ins
+	// before it failed (Okta user.account.lock with reason LOCKED_OUT).
+	if strings.Contains(f.Event, "account.lock") || normKey(cur.str("reason")) == "lockedout" {
+		f.Result = "failure"
+		return
+	}
 	if code, ok := cur.number("errorcode"); ok {
 		if code == 0 {
 			f.Result = "success"

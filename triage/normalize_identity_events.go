@@ -102,6 +102,8 @@ func readIdentityEvents(f *IdentityFields, cur *doc) {
 		readApproverPlace(f, access.str("country", "countrycode"), approver.str("country", "countrycode"))
 	}
 	readDuoFactor(f, cur)
+	readDeviceTrust(f, cur)
+	readOktaRisk(f, cur)
 	readRiskOutcome(f, cur)
 
 	// Correlated spraying: many distinct accounts failed from one source.

@@ -28,6 +28,11 @@ type AlertFields struct {
 	// VendorVerdict is the product's own conclusion, folded to malicious,
 	// suspicious, benign or false_positive ("" when not stated).
 	VendorVerdict string `expr:"vendor_verdict" json:"vendor_verdict,omitempty"`
+	// VendorVerdictSource is "analysed" when the verdict came from an
+	// analyst's resolution, a triage classification or a sandbox
+	// detonation, "engine" when only the detection stated it, "" with no
+	// verdict.
+	VendorVerdictSource string `expr:"vendor_verdict_source" json:"vendor_verdict_source,omitempty"`
 	// Action is what the product already did: blocked, quarantined,
 	// remediated, allowed, delivered or "".
 	Action string `expr:"action" json:"action,omitempty"`

@@ -1,0 +1,211 @@
+package triage
+
+import "strings"
+
+// Products state their own conclusion about an alert under many names
+// (Graph classification and determination, SentinelOne analystVerdict and
+// mitigationStatus, Cortex XDR resolution_status, Carbon Black
+// determination_value, Trend Vision One investigationResult, Splunk ES
+// disposition, Sentinel classificationReason) and in as many vocabularies.
+// These readers fold them by meaning.
+
+// verdictKeys are the fields that carry a product's or an analyst's
+// conclusion, in order of authority: an analyst's resolution outranks the
+// engine's own confidence, which comes before a bare classification that
+// some products use for the threat type ("Malware") whatever the
+// confidence; a scan or sandbox "result" comes last.
+var verdictKeys = []string{
+	"analystverdict", "analystdetermination", "determination", "determinationvalue", "investigationresult",
+	"resolutionstatus", "resolutionreason", "dispositionlabel", "closereason", "closurereason",
+	"workflowreason", "threatstatus", "confidencelevel", "classification", "classificationreason", "verdict",
+	"judgement", "judgment", "judgementstatus", "finalverdict", "threatverdict", "resolution", "disposition",
+	"status", "incidentstatus", "scanresult", "riskstate", "riskdetail", "mitigationstatus",
+}
+
+// analysedVerdictKeys are the fields only a person's or a detonation's
+// review fills: an analyst's verdict, determination or resolution, a
+// sandbox result. The engine's own confidence, classification or status
+// is what the detection said about itself.
+var analysedVerdictKeys = setOf(
+	"analystverdict", "analystdetermination", "determination", "determinationvalue", "investigationresult",
+	"resolutionstatus", "resolutionreason", "classificationreason", "dispositionlabel", "closereason",
+	"closurereason", "workflowreason", "riskstate", "riskdetail", "sandboxresult", "detonationresult",
+	"sandboxverdict", "detonationverdict",
+)
+
+// vendorVerdict folds the product's own conclusion to malicious,
+// suspicious, false_positive or "".
+func vendorVerdict(d *doc) string {
+	v, _ := vendorVerdictWithSource(d)
+	return v
+}
+
+// vendorVerdictWithSource is vendorVerdict that also tells whether the
+// conclusion came after analysis ("analysed": an analyst's resolution, a
+// sandbox detonation, a triage classification such as Graph's
+// truePositive) or from the detection engine itself ("engine").
+func vendorVerdictWithSource(d *doc) (verdict, source string) {
+	for _, name := range verdictKeys {
+		raw := d.str(name)
+		if v := vendorVerdictOf(raw); v != "" {
+			return v, verdictSource(name, raw)
+		}
+	}
+	for _, name := range []string{"sandboxverdict", "detonationverdict", "detonationresult"} {
+		if v := vendorVerdictOf(d.str(name)); v == "malicious" || v == "suspicious" {
+			return v, "analysed"
+		}
+	}
+	v := vendorVerdictLast(d)
+	if v == "" {
+		return "", ""
+	}
+	if vendorVerdictOf(d.str("sandboxresult")) == v {
+		return v, "analysed"
+	}
+	return v, "engine"
+}
+
+// verdictSource names where a conclusion read under key came from. A
+// classification field is a triage verdict when it holds one (truePositive,
+// falsePositive, benignPositive), and the engine's threat type otherwise.
+func verdictSource(key, raw string) string {
+	if analysedVerdictKeys[key] {
+		return "analysed"
+	}
+	k := normKey(raw)
+	if key == "classification" && (strings.HasPrefix(k, "truepositive") || strings.HasPrefix(k, "falsepositive") || strings.HasPrefix(k, "benignpositive") || k == "informationalexpectedactivity") {
+		return "analysed"
+	}
+	return "engine"
+}
+
+// vendorVerdictLast reads the scan and sandbox results tried after every
+// stated conclusion.
+func vendorVerdictLast(d *doc) string {
+	// A sandbox finding nothing in one attachment is not the product
+	// clearing the alert: a QR code, an encrypted document or a link that
+	// waits for a click all detonate clean. Only positive findings of an
+	// attachment's sandbox, or of a bare "result", count as the verdict.
+	for _, name := range []string{"sandboxresult", "result"} {
+		if v := vendorVerdictOf(d.str(name)); v == "malicious" || v == "suspicious" {
+			return v
+		}
+	}
+	return ""
+}
+
+var (
+	// benignDeterminations are conclusions that the activity is not a
+	// threat: a false positive, expected or sanctioned activity, a test.
+	benignDeterminations = setOf(
+		"falsepositive", "benignpositive", "benigntruepositive", "informationalexpectedactivity", "notmalicious",
+		"lineofbusinessapplication", "benign", "clean", "falsealarm", "cleared", "securitytesting", "authorizedtest",
+		"safe", "notathreat", "nothreatsfound", "securitypersonnel", "confirmedactivity", "confirmeduseractivity",
+		"expectedactivity", "markedasbenign", "suspiciousbutexpected", "incorrectalertlogic", "inaccuratedata",
+	)
+	// maliciousDeterminations are conclusions that the activity is a
+	// real threat.
+	maliciousDeterminations = setOf(
+		"truepositive", "malicious", "malware", "phish", "phishing", "ransomware", "compromisedaccount",
+		"multistagedattack", "maliciouspayload", "attack", "apt", "malicioususeractivity",
+		"confirmedcompromised", "adminconfirmedsignincompromised", "adminconfirmedusercompromised",
+	)
+	suspiciousDeterminations = setOf("suspicious", "suspiciousactivity", "unwantedsoftware")
+)
+
+// vendorVerdictOf folds one stated conclusion.
+func vendorVerdictOf(s string) string {
+	k := normKey(s)
+	// Cortex XDR prefixes its resolutions ("resolved_false_positive",
+	// "STATUS_040_RESOLVED_FALSE_POSITIVE").
+	if rest, ok := strings.CutPrefix(k, "status"); ok {
+		k = strings.TrimLeft(rest, "0123456789")
+	}
+	k = strings.TrimPrefix(k, "resolved")
+	switch {
+	case k == "":
+		return ""
+	case benignDeterminations[k]:
+		return "false_positive"
+	case maliciousDeterminations[k]:
+		return "malicious"
+	case suspiciousDeterminations[k]:
+		return "suspicious"
+	}
+	// Labels that carry a reason after the class: Splunk ES "True
+	// Positive - Suspicious Activity", "Benign Positive - Suspicious But
+	// Expected", "False Positive - Inaccurate Data".
+	switch {
+	case strings.HasPrefix(k, "falsepositive"), strings.HasPrefix(k, "benignpositive"), strings.HasPrefix(k, "benigntruepositive"):
+		return "false_positive"
+	case strings.HasPrefix(k, "truepositive"):
+		return "malicious"
+	}
+	// Splunk ES stores the disposition by its code.
+	switch k {
+	case "disposition1":
+		return "malicious"
+	case "disposition2", "disposition3", "disposition4":
+		return "false_positive"
+	}
+	return ""
+}
+
+// actionKeys are the fields that say what a product did about the
+// activity.
+var actionKeys = []string{
+	"action", "actiontaken", "actions", "deliveryaction", "latestdeliveryaction", "mitigationstatus",
+	"remediationstatus", "patterndisposition", "patterndispositiondescription", "disposition", "act",
+	"detectionstatus", "policyaction", "finalaction", "route", "sensoraction", "actionpretty", "actionresult",
+	"responseaction", "enforcementaction", "utmaction", "threataction",
+}
+
+// actionWords fold action vocabularies to one word, tried in order:
+// firewalls drop, reset or sinkhole; EDRs terminate, clean or roll back.
+var actionWords = [][2]string{
+	{"quarantin", "quarantined"}, {"prevent", "blocked"}, {"block", "blocked"}, {"reject", "blocked"},
+	{"deny", "blocked"}, {"denied", "blocked"}, {"drop", "blocked"}, {"resetboth", "blocked"},
+	{"resetclient", "blocked"}, {"resetserver", "blocked"}, {"sinkhole", "blocked"},
+	{"remediat", "remediated"}, {"mitigated", "remediated"}, {"kill", "remediated"}, {"terminat", "remediated"},
+	{"cleaned", "remediated"}, {"rollback", "remediated"}, {"junk", "junked"}, {"hld", "quarantined"},
+	{"hold", "quarantined"}, {"deliver", "delivered"}, {"allow", "allowed"}, {"permit", "allowed"},
+	{"acc", "delivered"},
+}
+
+// vendorAction folds what the product did to one word.
+func vendorAction(d *doc) string {
+	text := normKey(lowerJoin(d.strs(actionKeys...)))
+	for _, a := range actionWords {
+		if strings.Contains(text, a[0]) && !strings.Contains(text, "not"+a[0]) && !strings.Contains(text, "failed") {
+			return a[1]
+		}
+	}
+	if dispositionFlagged(d) {
+		return "blocked"
+	}
+	return ""
+}
+
+// dispositionFlags are the flags EDRs set on a detection when they stopped
+// it (CrowdStrike pattern_disposition_details: killed, quarantine_file,
+// blocked_execution, process_blocked, operation_blocked).
+var dispositionFlags = []string{"kill", "quarantin", "block", "prevent"}
+
+// dispositionFlagged reports a true flag of a disposition or mitigation
+// object whose name says the activity was stopped.
+func dispositionFlagged(d *doc) bool {
+	for _, e := range d.entries {
+		b, ok := e.val.(bool)
+		if !ok || !b || !containsAnyTerm(e.scope, "disposition", "mitigation") {
+			continue
+		}
+		if containsAnyTerm(e.key, "fail", "not", "would", "unsupported", "disabled") {
+			continue
+		}
+		if firstSubstring(e.key, dispositionFlags) != "" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,66 @@
+package triage
+
+import "strings"
+
+// Identity providers describe the signing-in device in a block of their
+// own (Entra deviceDetail, Okta device, PingOne and Auth0 device objects,
+// Duo access_device) with flags that say whether the organisation manages,
+// trusts or registered it. These readers find the flags by meaning
+// wherever the block sits.
+
+var (
+	// deviceTrustFlags say the organisation manages or trusts the device.
+	deviceTrustFlags = setOf("managed", "ismanaged", "compliant", "iscompliant", "trusted", "istrusted",
+		"devicetrusted", "trusteddevice", "domainjoined", "isdomainjoined", "hybridjoined", "corporateowned",
+		"companyowned", "iscorporate")
+	// deviceRegisteredFlags say the device was enrolled for the user
+	// before, without saying the organisation manages it.
+	deviceRegisteredFlags = setOf("registered", "isregistered", "enrolled", "isenrolled")
+)
+
+// readDeviceTrust reads the device block: a managed, compliant or trusted
+// device is the organisation's own; a registered one is known to the
+// user's account; a block that states every trust flag false is an
+// unmanaged device.
+func readDeviceTrust(f *IdentityFields, cur *doc) {
+	stated, trusted := false, false
+	for _, e := range cur.entries {
+		b, ok := e.val.(bool)
+		if !ok || !deviceScope(e) {
+			continue
+		}
+		switch {
+		case deviceTrustFlags[e.key]:
+			stated = true
+			trusted = trusted || b
+		case deviceRegisteredFlags[e.key] && b:
+			f.DeviceKnown = f.DeviceKnown || !f.DeviceNew
+		}
+	}
+	for _, s := range cur.strs("compliancestate", "compliancestatus", "devicecompliance", "trustlevel", "devicetrustlevel", "devicetrust") {
+		switch normKey(s) {
+		case "compliant", "trusted", "managed":
+			stated, trusted = true, true
+		case "untrusted", "nottrusted", "unmanaged":
+			stated = true
+		}
+	}
+	switch {
+	case trusted:
+		f.DeviceManaged = true
+		f.DeviceKnown = f.DeviceKnown || !f.DeviceNew
+		f.DeviceUnmanaged = false
+	case stated && !f.DeviceManaged:
+		f.DeviceUnmanaged = true
+	}
+}
+
+// deviceScope reports an entry that belongs to a device block, or a flag
+// whose own name says it is about the device.
+func deviceScope(e entry) bool {
+	if strings.HasPrefix(e.key, "device") || strings.HasSuffix(e.key, "device") {
+		return true
+	}
+	parent := strings.TrimSuffix(e.scope, "."+e.key)
+	return strings.Contains(parent, "device") || strings.Contains(parent, "endpoint")
+}

@@ -1,0 +1,66 @@
+package triage
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Okta states its own risk judgement in the System Log's debug data: a
+// "risk" text such as "{reasons=Anomalous Location, level=HIGH}" or, in
+// logOnlySecurityData, a JSON object with a risk level and a behaviors
+// map, and ThreatInsight's threatSuspected flag for a request from an
+// address it tracks as hostile.
+
+var oktaRiskLevelRe = regexp.MustCompile(`level\s*[=:]\s*"?(high|medium|low|none)`)
+
+// readOktaRisk reads Okta's risk level and ThreatInsight verdict.
+func readOktaRisk(f *IdentityFields, cur *doc) {
+	for _, s := range cur.scalarStrs("risk") {
+		if m := oktaRiskLevelRe.FindStringSubmatch(strings.ToLower(s)); m != nil && riskRank(m[1]) > riskRank(f.RiskLevel) {
+			f.RiskLevel = m[1]
+		}
+	}
+	if v, ok := cur.boolean("threatsuspected"); ok && v && riskRank(f.RiskLevel) < riskRank("medium") {
+		f.RiskLevel = "medium"
+	}
+}
+
+// riskRank orders risk levels; unknown words rank with "".
+func riskRank(level string) int {
+	switch strings.ToLower(level) {
+	case "none":
+		return 1
+	case "low":
+		return 2
+	case "medium":
+		return 3
+	case "high":
+		return 4
+	}
+	return 0
+}
+
+// oktaBehaviorText is Okta's behaviour detections as one text, whether they
+// arrive as "{New Device=POSITIVE, ...}" or as a JSON object of the same
+// pairs (logOnlySecurityData).
+func oktaBehaviorText(cur *doc) string {
+	var parts []string
+	for _, v := range cur.values("behaviors") {
+		switch t := v.(type) {
+		case string:
+			parts = append(parts, t)
+		case map[string]any:
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				parts = append(parts, fmt.Sprintf("%s=%v", k, t[k]))
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
+}
