@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -87,7 +88,14 @@ func autoTriageRow(ctx context.Context, cfg config, env benchEnv, db *sql.DB, di
 	var (
 		once        sync.Once
 		firstAccept time.Time
+		counter     *sqlCounter
 	)
+	if cfg.CountSQL {
+		if counter, err = countSQL(env.Store.DB()); err != nil {
+			return stats{}, err
+		}
+		counter.start()
+	}
 	measuredFrom := store.Now()
 	sent, err := measure(ctx, load{N: cfg.TriageN, Concurrency: cfg.C}, send(cfg.Warmup, func() {
 		once.Do(func() { firstAccept = time.Now() })
@@ -101,6 +109,10 @@ func autoTriageRow(ctx context.Context, cfg config, env benchEnv, db *sql.DB, di
 	last, err := awaitVerdicts(ctx, db, base+int64(sent.Ops-sent.Failures))
 	if err != nil {
 		return stats{}, err
+	}
+	if counter != nil {
+		counter.settle(2*time.Second, time.Minute)
+		counter.report(os.Stderr, "alert", sent.Ops)
 	}
 	out := stats{Ops: sent.Ops, Failures: sent.Failures, Elapsed: last.Sub(firstAccept), FirstErr: sent.FirstErr}
 	lat, err := verdictLatencies(ctx, db, dialect, measuredFrom)

@@ -55,6 +55,8 @@ type config struct {
 	// bench's clients, Vigil's API, dispatcher and worker; not the
 	// database or Temporal servers).
 	CPUProfile string
+	// CountSQL prints row 6w's statements per alert (see sqlCounter).
+	CountSQL bool
 }
 
 func main() {
@@ -89,6 +91,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.Only, "only", "", "run one group of rows only: intake (1w, 2w), lists (1-4) or triage (5a, 5b, 6, 6w); default all")
 	fs.StringVar(&cfg.Verdicts, "verdicts", verdict.DefaultFile(), "append the summary lines as JSON lines to this file, for bench/summary (default $"+verdict.EnvFile+")")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	fs.BoolVar(&cfg.CountSQL, "count-sql", false, "count the store's statements during row 6w, until the runs it started end, and print them per alert by shape")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}

@@ -20,18 +20,21 @@ import (
 // wrong, and say why in the commit.
 //
 // The newest blind folders are held apart: their first score is the
-// current estimate of generalization, and their floor starts there.
+// current estimate of generalization, and their floor starts there. The
+// recent ones came before the newest; no rule was shaped on them either.
 const (
 	tunedExactFloor   = 0.96
 	untunedExactFloor = 0.95
-	newestExactFloor  = 0.55
+	recentExactFloor  = 0.55
+	newestExactFloor  = 0.43
 )
 
 // untunedFolders are the folders of cases never tuned on, by part.
 var untunedFolders = map[string]string{
 	"fresh": "untuned", "fresh2": "untuned", "fresh3": "untuned", "fresh4": "untuned",
 	"fresh5": "untuned", "fresh6": "untuned",
-	"fresh7": "newest", "fresh8": "newest",
+	"fresh7": "recent", "fresh8": "recent",
+	"fresh9": "newest",
 }
 
 // setDir holds the labelled cases.
@@ -55,7 +58,7 @@ func TestBuiltinAnalyzerHoldsTheFloorOnTheEvaluationSet(t *testing.T) {
 		cases []Case
 		floor float64
 	}{{"tuned", parts["tuned"], tunedExactFloor}, {"untuned", parts["untuned"], untunedExactFloor},
-		{"newest", parts["newest"], newestExactFloor}} {
+		{"recent", parts["recent"], recentExactFloor}, {"newest", parts["newest"], newestExactFloor}} {
 		rep, err := Run(context.Background(), triage.NewRuleAnalyzer(), part.cases)
 		if err != nil {
 			t.Fatal(err)
