@@ -214,8 +214,8 @@ func (d *Dispatcher) process(ctx context.Context, it *store.IntakeItem) (string,
 	case store.IntakeAlert:
 		return d.createIncident(ctx, it)
 	case store.IntakeTriage:
-		_, _, err := d.Launcher.BeginTriage(ctx, TriageRequest{IncidentID: it.IncidentID, RequestedBy: "webhook:" + it.Source,
-			Automated: true, TriageID: it.ID})
+		err := d.Launcher.StartQueuedTriage(ctx, TriageRequest{IncidentID: it.IncidentID,
+			RequestedBy: store.QueuedTriageRequester(it.Source), Automated: true, TriageID: it.ID})
 		if errors.Is(err, store.ErrNotFound) {
 			return "", nil // deleted meanwhile: nothing left to triage
 		}

@@ -104,6 +104,26 @@ func (l *Launcher) BeginTriage(ctx context.Context, req TriageRequest) (*store.T
 	}
 }
 
+// StartQueuedTriage starts the workflow of a triage queued with its run
+// record (req.TriageID names both): one read finds the record and its
+// incident, and a run no longer running (finished, or given up for a run
+// requested meanwhile) is left alone. An entry queued without a record
+// begins its run as BeginTriage does.
+func (l *Launcher) StartQueuedTriage(ctx context.Context, req TriageRequest) error {
+	q, err := l.Store.GetQueuedTriage(ctx, req.TriageID)
+	if errors.Is(err, store.ErrNotFound) {
+		_, _, err = l.BeginTriage(ctx, req)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if q.Triage.Status != store.TriageRunning {
+		return nil
+	}
+	return l.startTriageWorkflow(ctx, &q.Incident, &q.Triage, req)
+}
+
 func (l *Launcher) startTriageWorkflow(ctx context.Context, inc *store.Incident, t *store.Triage, req TriageRequest) error {
 	meta := runview.Triage(l.Links, inc, req.RequestedBy, req.Automated)
 	err := workflows.Start{ID: t.WorkflowID, Summary: meta.Summary, Details: meta.Details,

@@ -207,7 +207,7 @@ func (s *Store) incidentFromAlertTx(tx *gorm.DB, a AlertIncident) (*Incident, bo
 	case a.QueuePlaybook != "":
 		err = tx.Create(newIntakeItem(IntakePlaybook, a.ExternalSource, a.QueuePlaybook, created.ID)).Error
 	case a.QueueTriage:
-		err = tx.Create(newIntakeItem(IntakeTriage, a.ExternalSource, "", created.ID)).Error
+		err = queueTriages(tx, []*IntakeItem{newIntakeItem(IntakeTriage, a.ExternalSource, "", created.ID)})
 	}
 	return created, false, err
 }

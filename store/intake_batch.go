@@ -252,8 +252,8 @@ func (b *alertBatch) joinEarlier(joined map[string]int) error {
 }
 
 // insert numbers the new incidents from one counter update, inserts them
-// in one statement and queues their triage, playbook and auto-run
-// playbooks in another.
+// in one statement and queues their playbook and auto-run playbooks in
+// another, and their triage with its run records in two more.
 func (b *alertBatch) insert(fresh []*Incident) error {
 	if len(fresh) == 0 {
 		return nil
@@ -278,7 +278,7 @@ func (b *alertBatch) insert(fresh []*Incident) error {
 	if err != nil {
 		return err
 	}
-	var queue []*IntakeItem
+	var queue, triages []*IntakeItem
 	for i, a := range b.in {
 		inc := b.out[i].Incident
 		if !b.live(i) || b.out[i].Deduplicated || inc == nil {
@@ -291,13 +291,15 @@ func (b *alertBatch) insert(fresh []*Incident) error {
 		case a.QueuePlaybook != "":
 			queue = append(queue, newIntakeItem(IntakePlaybook, a.ExternalSource, a.QueuePlaybook, inc.ID))
 		case a.QueueTriage:
-			queue = append(queue, newIntakeItem(IntakeTriage, a.ExternalSource, "", inc.ID))
+			triages = append(triages, newIntakeItem(IntakeTriage, a.ExternalSource, "", inc.ID))
 		}
 	}
-	if len(queue) == 0 {
-		return nil
+	if len(queue) > 0 {
+		if err := b.tx.Create(queue).Error; err != nil {
+			return err
+		}
 	}
-	return b.tx.Create(queue).Error
+	return queueTriages(b.tx, triages)
 }
 
 // addIncidentSeqs takes n numbers from the year's counter and returns the
