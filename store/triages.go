@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -144,33 +145,30 @@ type TriageOutcome struct {
 func (s *Store) CompleteTriage(ctx context.Context, triageID string, out TriageOutcome) (*Triage, error) {
 	var t Triage
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Take(&t, "id = ?", triageID).Error; err != nil {
-			return err
-		}
-		if t.Status == TriageCompleted {
-			return nil
-		}
 		now := Now()
 		actions := out.RecommendedActions
 		if actions == nil {
 			actions = []string{}
 		}
-		verdict := out.Verdict
-		t.Status = TriageCompleted
-		t.Verdict = NewJSON(&verdict)
-		t.RecommendedActions = NewJSON(actions)
-		t.Indicators = NewJSON(out.Indicators)
-		t.Analyzer = out.Analyzer
-		t.Model = out.Model
-		t.FallbackReason = out.FallbackReason
 		if out.Intel == nil {
 			out.Intel = []map[string]any{}
 		}
-		t.Intel = NewJSON(out.Intel)
-		t.CompletedAt = &now
-		t.DurationMS = now.Sub(t.StartedAt).Milliseconds()
-		if err := tx.Save(&t).Error; err != nil {
-			return err
+		verdict := out.Verdict
+		// The run is written without a read first; the update answers the
+		// record as it left it. No row means it was completed already (a
+		// repeat, which changes nothing) or does not exist.
+		res := tx.Model(&t).Clauses(clause.Returning{}).Where("id = ? AND status <> ?", triageID, TriageCompleted).
+			Updates(map[string]any{
+				"status": TriageCompleted, "verdict": NewJSON(&verdict), "recommended_actions": NewJSON(actions),
+				"indicators": NewJSON(out.Indicators), "analyzer": out.Analyzer, "model": out.Model,
+				"fallback_reason": out.FallbackReason, "intel": NewJSON(out.Intel), "completed_at": now,
+				"duration_ms": s.millisSince("started_at", now),
+			})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return tx.Take(&t, "id = ?", triageID).Error
 		}
 		changes := map[string]any{
 			"verdict":             NewJSON(&verdict),
@@ -196,6 +194,15 @@ func (s *Store) CompleteTriage(ctx context.Context, triageID string, out TriageO
 		return nil, fmt.Errorf("complete triage: %w", translate(err))
 	}
 	return &t, nil
+}
+
+// millisSince is SQL for the whole milliseconds from column's time to t,
+// so a row's duration is written by the statement that ends it.
+func (s *Store) millisSince(column string, t time.Time) clause.Expr {
+	if s.dialect == DialectPostgres {
+		return gorm.Expr("CAST(EXTRACT(EPOCH FROM (CAST(? AS timestamptz) - "+column+")) * 1000 AS bigint)", t)
+	}
+	return gorm.Expr("CAST((julianday(?) - julianday("+column+")) * 86400000 AS INTEGER)", t)
 }
 
 // FailTriage marks a running triage as failed with the reason.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/vigil-soc/vigil/internal/testenv"
 	"github.com/vigil-soc/vigil/store"
@@ -155,5 +156,45 @@ func TestCompleteTriageCreatesItsActionsOnce(t *testing.T) {
 		if a.Status != store.ActionPending || a.RequestedAt.IsZero() || a.Parameters.V == nil {
 			t.Errorf("action %s not created pending: %+v", a.ActionType, a)
 		}
+	}
+}
+
+// Completing a run writes its duration and answers the record as stored,
+// without reading it first; a repeat answers the first completion's record.
+func TestCompleteTriageAnswersTheStoredRunWithItsDuration(t *testing.T) {
+	st := testenv.OpenStore(t)
+	ctx := context.Background()
+	inc, err := st.CreateIncident(ctx, newIncident("high"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _, err := st.BeginTriage(ctx, inc.ID, false, &store.Triage{ID: "66666666-6666-6666-6666-666666666666", WorkflowID: "wf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pause = 40 * time.Millisecond
+	time.Sleep(pause)
+	first, err := st.CompleteTriage(ctx, tr.ID, store.TriageOutcome{Verdict: store.Verdict{Classification: "benign"},
+		RecommendedActions: []string{"create_ticket"}, Analyzer: "builtin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.ID != tr.ID || first.IncidentID != inc.ID || first.Status != store.TriageCompleted ||
+		first.Analyzer != "builtin" || len(first.RecommendedActions.V) != 1 || first.CompletedAt == nil {
+		t.Fatalf("completed run answered as %+v", first)
+	}
+	if min := pause.Milliseconds(); first.DurationMS < min || first.DurationMS > 10*min {
+		t.Fatalf("duration %d ms, want about %d ms", first.DurationMS, min)
+	}
+	again, err := st.CompleteTriage(ctx, tr.ID, store.TriageOutcome{Verdict: store.Verdict{Classification: "malicious"},
+		RecommendedActions: []string{"isolate_host"}, Analyzer: "llm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Analyzer != "builtin" || again.Verdict.V.Classification != "benign" || again.DurationMS != first.DurationMS {
+		t.Fatalf("repeat answered %+v, want the first completion unchanged", again)
+	}
+	if _, err := st.CompleteTriage(ctx, "no-such-triage", store.TriageOutcome{}); err == nil {
+		t.Fatal("completing an unknown run succeeded")
 	}
 }
