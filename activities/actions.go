@@ -73,8 +73,11 @@ func (n LogNotifier) NotifyApprovers(ctx context.Context, a *store.Action) error
 // DecideAction evaluates policy for a pending action and records the
 // outcome. Run again on a decided action, it returns the stored decision.
 func (a *Activities) DecideAction(ctx context.Context, actionID string) (ActionPlan, error) {
-	act, err := a.ownedAction(ctx, actionID)
+	act, inc, err := a.Store.GetActionForDecision(ctx, actionID)
 	if err != nil {
+		return ActionPlan{}, permanentIfNotFound(err)
+	}
+	if err := ownedBy(ctx, "action", act.ID, act.WorkflowID); err != nil {
 		return ActionPlan{}, err
 	}
 	expiry := a.approvalExpiry(ctx)
@@ -90,10 +93,7 @@ func (a *Activities) DecideAction(ctx context.Context, actionID string) (ActionP
 	if !ok {
 		return ActionPlan{}, temporal.NewNonRetryableApplicationError("unknown action type "+act.ActionType, ErrTypePermanent, nil)
 	}
-	env, err := a.policyEnv(ctx, act)
-	if err != nil {
-		return ActionPlan{}, err
-	}
+	env := a.policyEnv(ctx, act, inc)
 	defaultLevel := typ.DefaultApprovalLevel
 	if act.RollbackOf != "" {
 		if defaultLevel, err = a.inheritedLevel(ctx, act, defaultLevel); err != nil {
@@ -133,9 +133,9 @@ func (a *Activities) approvalExpiry(ctx context.Context) time.Duration {
 	return time.Duration(g.ApprovalExpiryHours) * time.Hour
 }
 
-// policyEnv gathers what rules may look at: the action, its incident and
-// the requester.
-func (a *Activities) policyEnv(ctx context.Context, act *store.Action) (policy.Env, error) {
+// policyEnv gathers what rules may look at: the action, its incident (nil
+// when it has none) and the requester.
+func (a *Activities) policyEnv(ctx context.Context, act *store.Action, inc *store.Incident) policy.Env {
 	env := policy.Env{
 		Action: policy.ActionEnv{Type: act.ActionType, Parameters: act.Parameters.V},
 	}
@@ -144,21 +144,15 @@ func (a *Activities) policyEnv(ctx context.Context, act *store.Action) (policy.E
 	} else {
 		env.Requester = policy.RequesterEnv{Username: act.RequestedBy, Role: AutomationRole, RoleRank: -1}
 	}
-	if act.IncidentID != nil {
-		inc, err := a.Store.GetIncident(ctx, *act.IncidentID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return env, err
-		}
-		if err == nil {
-			env.Incident = policy.IncidentEnv{Present: true, ID: inc.ID, Number: inc.IncidentNumber,
-				Severity: inc.Severity, SeverityRank: store.SeverityRank(inc.Severity),
-				Type: inc.IncidentType, Source: inc.Source}
-			if v := inc.Verdict.V; v != nil {
-				env.Incident.Verdict = policy.VerdictEnv{Classification: v.Classification, Confidence: v.Confidence, Category: v.Category}
-			}
+	if inc != nil {
+		env.Incident = policy.IncidentEnv{Present: true, ID: inc.ID, Number: inc.IncidentNumber,
+			Severity: inc.Severity, SeverityRank: store.SeverityRank(inc.Severity),
+			Type: inc.IncidentType, Source: inc.Source}
+		if v := inc.Verdict.V; v != nil {
+			env.Incident.Verdict = policy.VerdictEnv{Classification: v.Classification, Confidence: v.Confidence, Category: v.Category}
 		}
 	}
-	return env, nil
+	return env
 }
 
 // NotifyApprovers tells approvers an action awaits them.
