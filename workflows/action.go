@@ -84,12 +84,12 @@ func Action(ctx workflow.Context, in ActionInput) (ActionOutcome, error) {
 	})
 	// Runs recorded before decisions were read back from the store keep
 	// their original path; the execution claim guards them all the same.
-	storeDecides := workflow.GetVersion(ctx, changeStoreDecisions, workflow.DefaultVersion, 1) == 1
-	r.view = storeDecides && operatorView(ctx)
+	storeDecides, view, updates := actionChanges(ctx)
+	r.view = view
 	if r.view {
 		workflow.SetCurrentDetails(ctx, "deciding by policy")
 	}
-	if storeDecides && workflow.GetVersion(ctx, changeUpdateDecisions, workflow.DefaultVersion, 1) == 1 {
+	if updates {
 		if err := r.registerDecide(ctx); err != nil {
 			return ActionOutcome{}, err
 		}

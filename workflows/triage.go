@@ -48,8 +48,8 @@ func Triage(ctx workflow.Context, in TriageInput) (TriageResult, error) {
 			MaximumAttempts:    10,
 		},
 	})
-	view := operatorView(ctx)
-	res, err := runTriage(ctx, in, view)
+	view, inProcess := triageChanges(ctx)
+	res, err := runTriage(ctx, in, view, inProcess)
 	if err != nil {
 		// The failure must be recorded even if this workflow was cancelled.
 		dctx, cancel := workflow.NewDisconnectedContext(ctx)
@@ -64,10 +64,10 @@ func Triage(ctx workflow.Context, in TriageInput) (TriageResult, error) {
 	return res, nil
 }
 
-func runTriage(ctx workflow.Context, in TriageInput, view bool) (TriageResult, error) {
+func runTriage(ctx workflow.Context, in TriageInput, view, inProcess bool) (TriageResult, error) {
 	// Runs started before the quick steps became one local activity keep
 	// their original path of one activity per step.
-	if workflow.GetVersion(ctx, changeTriageInProcess, workflow.DefaultVersion, 1) == 1 {
+	if inProcess {
 		return runTriageInProcess(ctx, in, view)
 	}
 	var ev activities.Evidence

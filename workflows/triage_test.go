@@ -23,6 +23,7 @@ func TestTriageWorkflowRunsStepsInOrder(t *testing.T) {
 	env := s.NewTestWorkflowEnvironment()
 	var acts *activities.Activities
 	env.RegisterActivity(acts)
+	env.OnGetVersion("triage-consolidated-1", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
 	env.OnGetVersion("triage-in-process", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
 
 	ev := activities.Evidence{
