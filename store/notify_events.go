@@ -74,17 +74,24 @@ type NotificationEvent struct {
 func notifying(tx *gorm.DB, typ EventType) (bool, error) {
 	// One round trip whichever applies: this runs in every incident's
 	// creating transaction.
-	query := `SELECT EXISTS (SELECT 1 FROM notification_channels WHERE enabled = ?)`
-	args := []any{true}
-	if typ == EventIncidentCreated {
-		query += ` OR EXISTS (SELECT 1 FROM hunts WHERE status = ? AND hunt_type = ? AND enabled = ?)`
-		args = append(args, "active", "triggered", true)
-	}
+	expr, args := consumersExpr(typ)
 	var on bool
-	if err := tx.Raw(query, args...).Scan(&on).Error; err != nil {
+	if err := tx.Raw("SELECT "+expr, args...).Scan(&on).Error; err != nil {
 		return false, fmt.Errorf("look for event consumers: %w", err)
 	}
 	return on, nil
+}
+
+// consumersExpr is the SQL expression notifying evaluates, with its
+// arguments, so a statement the transaction makes anyway can answer it too.
+func consumersExpr(typ EventType) (string, []any) {
+	expr := `EXISTS (SELECT 1 FROM notification_channels WHERE enabled = ?)`
+	args := []any{true}
+	if typ == EventIncidentCreated {
+		expr += ` OR EXISTS (SELECT 1 FROM hunts WHERE status = ? AND hunt_type = ? AND enabled = ?)`
+		args = append(args, "active", "triggered", true)
+	}
+	return expr, args
 }
 
 // recordEvent adds an event to the outbox inside tx while any channel is

@@ -170,25 +170,32 @@ func (s *Store) CompleteTriage(ctx context.Context, triageID string, out TriageO
 		if res.RowsAffected == 0 {
 			return tx.Take(&t, "id = ?", triageID).Error
 		}
-		changes := map[string]any{
-			"verdict":             NewJSON(&verdict),
-			"recommended_actions": NewJSON(actions),
-			"triaged_at":          now,
-			"updated_at":          now,
-			// A resolved incident keeps its status; a fresh verdict on it
-			// is still recorded.
-			"status": gorm.Expr("CASE WHEN status = ? THEN status ELSE ? END", StatusResolved, StatusTriaged),
-		}
-		if err := tx.Model(&Incident{}).Where("id = ?", t.IncidentID).Updates(changes).Error; err != nil {
+		// A resolved incident keeps its status; a fresh verdict on it is
+		// still recorded. The update also answers whether the event has a
+		// consumer (see notifying), saving a round trip.
+		consumers, consumerArgs := consumersExpr(EventTriageCompleted)
+		var notify []bool
+		err := tx.Raw(`UPDATE incidents SET verdict = ?, recommended_actions = ?, triaged_at = ?, updated_at = ?,
+			status = CASE WHEN status = ? THEN status ELSE ? END WHERE id = ? RETURNING `+consumers,
+			append([]any{NewJSON(&verdict), NewJSON(actions), now, now, StatusResolved, StatusTriaged, t.IncidentID},
+				consumerArgs...)...).Scan(&notify).Error
+		if err != nil {
 			return err
 		}
 		if err := createActionsTx(tx, out.Actions); err != nil {
 			return err
 		}
-		return recordIncidentEvent(tx, EventTriageCompleted, t.IncidentID, map[string]any{
+		data := map[string]any{
 			"triage_id": t.ID, "classification": verdict.Classification, "confidence": verdict.Confidence,
 			"category": verdict.Category, "recommended_actions": actions,
-		})
+		}
+		if len(notify) == 0 { // the incident is gone: the event goes without it
+			return recordIncidentEvent(tx, EventTriageCompleted, t.IncidentID, data)
+		}
+		if !notify[0] {
+			return nil
+		}
+		return incidentEvent(tx, EventTriageCompleted, t.IncidentID, data)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("complete triage: %w", translate(err))
