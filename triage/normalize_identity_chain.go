@@ -90,6 +90,13 @@ func signInView(raw map[string]any) map[string]any {
 			}
 		}
 	}
+	// The provider's reasons for flagging the session (Tor, a changed
+	// fingerprint) may likewise sit on an earlier event of the same user
+	// and address, while the focus carries only what the session went on
+	// to do.
+	if reasons := earlierSessionReasons(events, focus); len(reasons) > 0 {
+		view["sessionRisk"] = map[string]any{"reasons": reasons}
+	}
 	// Likewise the second factor: Okta records it on the session start,
 	// and the single sign-on that follows is what the chain focuses on.
 	if !focusDoc.has("factorresult") {
@@ -328,4 +335,24 @@ func holds(m, holder map[string]any) bool {
 // sameMap reports whether a and b are the same map, not merely equal ones.
 func sameMap(a, b map[string]any) bool {
 	return a != nil && b != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// earlierSessionReasons collects the risk reasons of the events before
+// focus that share its user and address.
+func earlierSessionReasons(events []chainEvent, focus int) []any {
+	fe := events[focus].fields
+	if fe.SourceIP == "" {
+		return nil
+	}
+	var out []any
+	for i := 0; i < focus; i++ {
+		e := events[i]
+		if e.fields.SourceIP != fe.SourceIP || !sameUser(e.fields.User, fe.User) {
+			continue
+		}
+		for _, r := range e.doc.strs(riskListKeys...) {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -1,0 +1,26 @@
+package triage
+
+import "testing"
+
+func TestTheSessionsReasonsCarryToWhatItDidNext(t *testing.T) {
+	at := 1762338000
+	event := func(ip string, reasons ...any) map[string]any {
+		at += 600
+		return map[string]any{"action": "anomaly", "result": "SUCCESS", "date_create": at, "user": "a.b@example.com", "ip_address": ip, "reason": reasons}
+	}
+	tests := []struct {
+		name      string
+		events    []any
+		tor, bulk bool
+	}{
+		{"same address", []any{event("198.51.100.7", "tor", "user_agent"), event("198.51.100.7", "excessive_downloads")}, true, true},
+		{"another address", []any{event("203.0.113.9", "tor"), event("198.51.100.7", "excessive_downloads")}, false, true},
+		{"nothing flagged", []any{event("198.51.100.7", "new_device"), event("198.51.100.7", "session_start")}, false, false},
+	}
+	for _, tt := range tests {
+		f := normalize(Incident{IncidentType: "suspicious_login", RawData: map[string]any{"entries": tt.events}}, Indicators{})
+		if f.Identity.Tor != tt.tor || f.Identity.BulkDownload != tt.bulk {
+			t.Errorf("%s: tor %v bulk %v, want %v %v", tt.name, f.Identity.Tor, f.Identity.BulkDownload, tt.tor, tt.bulk)
+		}
+	}
+}
