@@ -32,6 +32,7 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	case "identity":
 		signIn = signInView(inc.RawData)
 		f.Identity = readIdentity(signIn, d)
+		readDisabledAccount(&f.Identity, d, f.Alert.Text)
 	case "dlp":
 		f.Data = readDataFields(d)
 	}

@@ -176,6 +176,11 @@ type IdentityFields struct {
 	// user refused a second-factor prompt for a sign-in from another
 	// address: the password was right there, on someone's device.
 	RefusedElsewhere bool `expr:"refused_elsewhere" json:"refused_elsewhere,omitempty"`
+	// DisabledAccount is set when the sign-in was tried on an account
+	// that is disabled or deactivated (Entra error 50057, Windows
+	// sub-status 0xC0000072, a detection naming it): someone still holds
+	// the credentials of an account that should be unused.
+	DisabledAccount bool `expr:"disabled_account" json:"disabled_account,omitempty"`
 	// Event is the lowercased vendor event name (login_success,
 	// user.session.start, ...).
 	Event string `expr:"event" json:"event,omitempty"`
