@@ -67,6 +67,9 @@ func signInView(raw map[string]any) map[string]any {
 	if s.tamper != "" {
 		view["chainAccountChange"] = s.tamper
 	}
+	if s.grant != "" {
+		view["chainPrivilegeGrant"] = s.grant
+	}
 	if s.deniedElsewhere != "" && fe.Result == "success" {
 		view["factorRefusedFromAddress"] = s.deniedElsewhere
 	}
@@ -86,6 +89,17 @@ func signInView(raw map[string]any) map[string]any {
 			e := events[i]
 			if b := e.doc.str("behaviors"); b != "" && sameUser(e.fields.User, fe.User) && e.fields.SourceIP == fe.SourceIP {
 				view["sessionBehaviors"] = map[string]any{"behaviors": b}
+				break
+			}
+		}
+	}
+	// Likewise the provider's risk assessment of the session (Okta's
+	// debugData.risk), made when it started.
+	if !focusDoc.has("risk") {
+		for i := focus - 1; i >= 0; i-- {
+			e := events[i]
+			if r := e.doc.scalarStr("risk"); r != "" && sameUser(e.fields.User, fe.User) && e.fields.SourceIP == fe.SourceIP {
+				view["sessionRiskAssessment"] = map[string]any{"risk": r}
 				break
 			}
 		}
@@ -121,6 +135,7 @@ type chainSummary struct {
 	denied   int    // second-factor prompts refused before it
 	pushes   int    // second-factor prompts sent before it
 	tamper   string // the account change made at or after it, if any
+	grant    string // the privilege grant made after it, if any
 	// deniedElsewhere is the address of a refused second factor from
 	// another address than the focus's: the password was right there.
 	deniedElsewhere string
@@ -136,6 +151,9 @@ func summarizeChain(events []chainEvent, focus int) chainSummary {
 		if i > focus {
 			if e.AccountTamper && sameUser(e.User, fe.User) && !replacedFactor(events, i) {
 				s.tamper = e.Event
+			}
+			if e.PrivilegeGrant && sameUser(e.User, fe.User) {
+				s.grant = e.Event
 			}
 			continue
 		}

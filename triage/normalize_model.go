@@ -176,6 +176,11 @@ type IdentityFields struct {
 	// user refused a second-factor prompt for a sign-in from another
 	// address: the password was right there, on someone's device.
 	RefusedElsewhere bool `expr:"refused_elsewhere" json:"refused_elsewhere,omitempty"`
+	// PrivilegeGrant is set when the session went on to hand out
+	// administrative power: an administrator role or privileged group
+	// granted, an API token created (Okta privilege grants, Entra "Add
+	// member to role", Google role assignments).
+	PrivilegeGrant bool `expr:"privilege_grant" json:"privilege_grant,omitempty"`
 	// DisabledAccount is set when the sign-in was tried on an account
 	// that is disabled or deactivated (Entra error 50057, Windows
 	// sub-status 0xC0000072, a detection naming it): someone still holds

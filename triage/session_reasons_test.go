@@ -24,3 +24,31 @@ func TestTheSessionsReasonsCarryToWhatItDidNext(t *testing.T) {
 		}
 	}
 }
+
+func TestTheSessionsRiskAndWhatItGrantedCarryToTheChain(t *testing.T) {
+	ev := func(typ, ip string, extra map[string]any) any {
+		m := map[string]any{"eventType": typ, "actor": map[string]any{"alternateId": "a@example.com"},
+			"client": map[string]any{"ipAddress": ip}, "outcome": map[string]any{"result": "SUCCESS"}}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	risky := map[string]any{"debugContext": map[string]any{"debugData": map[string]any{"risk": "{level=HIGH, reasons=Anomalous Device}"}}}
+	tests := []struct {
+		name    string
+		events  []any
+		risk    string
+		granted bool
+	}{
+		{"same session", []any{ev("user.session.start", "198.51.100.7", risky), ev("user.account.privilege.grant", "198.51.100.7", nil)}, "high", true},
+		{"another address", []any{ev("user.session.start", "203.0.113.9", risky), ev("user.account.privilege.grant", "198.51.100.7", nil)}, "", true},
+		{"nothing granted", []any{ev("user.session.start", "198.51.100.7", risky), ev("user.session.access_admin_app", "198.51.100.7", nil)}, "high", false},
+	}
+	for _, tt := range tests {
+		f := normalize(Incident{IncidentType: "suspicious_login", RawData: map[string]any{"logs": tt.events}}, Indicators{})
+		if f.Identity.RiskLevel != tt.risk || f.Identity.PrivilegeGrant != tt.granted {
+			t.Errorf("%s: risk %q granted %v, want %q %v", tt.name, f.Identity.RiskLevel, f.Identity.PrivilegeGrant, tt.risk, tt.granted)
+		}
+	}
+}
