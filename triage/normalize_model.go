@@ -268,6 +268,10 @@ type EmailFields struct {
 	// CallbackLure is set for an unexpected bill or renewal with a phone
 	// number to call to cancel or dispute it (callback phishing).
 	CallbackLure bool `expr:"callback_lure" json:"callback_lure,omitempty"`
+	// DeviceCodeLure is set when the message sends its reader to a
+	// device-code sign-in page (microsoft.com/devicelogin and the like):
+	// the code the reader enters signs in the sender's device.
+	DeviceCodeLure bool `expr:"device_code_lure" json:"device_code_lure,omitempty"`
 	// Extortion is set for a demand for cryptocurrency under a threat.
 	Extortion bool `expr:"extortion" json:"extortion,omitempty"`
 	// PaymentRecon is set when the message only asks who handles
