@@ -38,6 +38,10 @@ type NetworkFields struct {
 	Allowed bool `expr:"allowed" json:"allowed,omitempty"`
 	// Blocked is set when the product dropped, reset or denied it.
 	Blocked bool `expr:"blocked" json:"blocked,omitempty"`
+	// Kerberoast is set when one client was issued RC4 service tickets for
+	// several distinct service accounts (Zeek kerberos.log, Windows
+	// event 4769): tickets requested to crack their passwords offline.
+	Kerberoast bool `expr:"kerberoast" json:"kerberoast,omitempty"`
 	// NeverReached is set when the payload shows the blocked requests
 	// never reached the protected server: an edge firewall answered them
 	// and the origin saw nothing (Cloudflare OriginResponseStatus 0, a
@@ -96,6 +100,7 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f.Callback = exploitCallback(raw) || containsAnyTerm(d.text, "reverse shell", "reverse-shell", "connected back to the attacker", "reverse connection", "called back to", "callback to the attack", "outbound connection to the attack", "outbound session to the attack")
 	f.DNSTunnel = dnsTunnel(d) || strings.Contains(strings.NewReplacer("-", " ", "_", " ").Replace(sigText), "dns tunnel")
 	f.Beaconing = beaconing(d)
+	f.Kerberoast = rc4ServiceTickets(raw) >= kerberoastMinServices
 	f.MaliciousDestination = maliciousDestination(d)
 	f.YoungDomain = youngDomain(d)
 	action := lowerJoin(d.scalarStrs("action", "verdict", "act", "disposition", "alertaction"))
