@@ -45,6 +45,10 @@ type AlertFields struct {
 	// TestFile is set when the payload names the anti-virus test file
 	// (EICAR) by one of its published hashes.
 	TestFile bool `expr:"test_file" json:"test_file,omitempty"`
+	// UnusableSecret is set when an exposed credential opens nothing: a
+	// provider's documentation placeholder (AKIAIOSFODNN7EXAMPLE), or one
+	// the secret scanner's own validity check found invalid or inactive.
+	UnusableSecret bool `expr:"unusable_secret" json:"unusable_secret,omitempty"`
 	// ScannerSource is set when the source asset is the organisation's
 	// vulnerability scanner (asset category or scanner user agent).
 	ScannerSource bool `expr:"scanner_source" json:"scanner_source,omitempty"`
