@@ -21,6 +21,12 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	d := newDoc(inc.RawData)
 	f := Fields{}
 	f.Shape, f.Format = detectShape(inc.RawData, d)
+	if f.Shape == "" && dataLossIncident(inc.IncidentType) && d.has(dlpEvidenceKeys...) {
+		// A data-loss alert from a product whose payload is not
+		// recognised: the caller's type and a file, destination or
+		// policy in the payload make it one.
+		f.Shape = "dlp"
+	}
 	_, f.Severity = incidentSeverity(inc, d)
 	f.Alert = readAlert(d)
 	var signIn map[string]any
@@ -55,7 +61,23 @@ func fieldFamily(shape, incidentType string) string {
 	case kindLogin:
 		return "identity"
 	}
+	if dataLossIncident(incidentType) {
+		return "dlp"
+	}
 	return ""
+}
+
+// dlpEvidenceKeys are fields a data-loss alert carries: what moved, where
+// to, under which policy.
+var dlpEvidenceKeys = []string{"destination", "file", "filename", "files", "policy", "policyname", "channel", "dataset", "classifiers", "matchcount", "sensitivedata", "sensitiveinfotypes"}
+
+// dataLossIncident reports an incident type that names data loss or
+// insider risk ("dlp", "data_loss", "Data Loss Prevention", "insider risk
+// alert"): a DLP alert from a product whose payload shape is not
+// recognised still carries a file, a destination and a policy to read.
+func dataLossIncident(t string) bool {
+	k := normKey(t)
+	return k == "dlp" || strings.HasPrefix(k, "dataloss") || strings.HasPrefix(k, "dlp") || strings.HasPrefix(k, "insiderrisk") || k == "dataexfiltration" || k == "dataleak" || k == "dataleakage"
 }
 
 // readIdentity reads the sign-in the alert is about from signIn, the
