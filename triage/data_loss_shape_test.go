@@ -37,3 +37,21 @@ func TestADepartureDeniedIsNoDeparture(t *testing.T) {
 		}
 	}
 }
+
+func TestRemovableMediaTheOrganisationIssuedIsItsOwnStorage(t *testing.T) {
+	base := func(note string) map[string]any {
+		return map[string]any{
+			"fileName":    "ledger.xlsx",
+			"destination": map[string]any{"type": "Removable Storage", "deviceSerialNumber": "SN-1", "encrypted": true},
+			"inventory":   map[string]any{"SN-1": note},
+		}
+	}
+	f := normalize(Incident{IncidentType: "data_loss", RawData: base("Company asset CA-USB-0001, hardware-encrypted")}, Indicators{})
+	if f.Data.Personal || !f.Data.Sanctioned || !f.Data.Encrypted {
+		t.Errorf("company-issued drive: personal %v sanctioned %v encrypted %v", f.Data.Personal, f.Data.Sanctioned, f.Data.Encrypted)
+	}
+	f = normalize(Incident{IncidentType: "data_loss", RawData: base("unknown device, not a company asset")}, Indicators{})
+	if f.Data.Sanctioned {
+		t.Error("a drive the register denies is not the organisation's storage")
+	}
+}

@@ -95,8 +95,16 @@ func readDataFields(d *doc) DataFields {
 		f.Sanctioned = true
 	}
 	readDataDestination(&f, d, destDomain)
+	if companyDevice(d) {
+		// Removable media the organisation issued and registered is its
+		// own storage, not a personal destination.
+		f.Personal, f.Sanctioned = false, true
+	}
 	f.Sanctioned = f.Sanctioned && !f.Personal
 	f.Encrypted = d.str("encryption", "encryptionstatus", "messageencryption") != "" && !containsAnyTerm(normKey(d.str("encryption", "encryptionstatus")), "none", "notencrypted")
+	if v, ok := d.boolean("encrypted", "isencrypted", "hardwareencrypted", "deviceencrypted"); ok && v {
+		f.Encrypted = true
+	}
 	if v, ok := d.boolean("useroverride", "overridden", "override"); ok && v {
 		f.Override = true
 	}
@@ -133,4 +141,12 @@ func departingUser(d *doc) bool {
 		}
 	}
 	return d.str("departuredate", "terminationdate", "lastworkingday", "lastday", "noticegiven", "noticedate", "resignationdate") != ""
+}
+
+// companyDevice reports removable media the payload shows the organisation
+// issued: an asset register or device-control entry naming it a company
+// or corporate asset, company-issued, or an approved device.
+func companyDevice(d *doc) bool {
+	removable := containsAnyTerm(normKey(lowerJoin(d.strs("destination", "destinationtype", "devicetype", "exfiltrationvector", "channel", "operation", "activity", "bustype"))), "removable", "usb", "externalssd", "externaldrive")
+	return removable && affirmedPhrase(d.text, "company asset", "company-issued", "company issued", "corporate-issued", "corporate asset", "company-owned", "corporate-owned", "organisation-owned", "organization-owned", "approved removable device", "allowlisted device") != ""
 }
