@@ -26,7 +26,7 @@ const (
 	tunedExactFloor   = 0.96
 	untunedExactFloor = 0.95
 	recentExactFloor  = 0.55
-	newestExactFloor  = 0.43
+	newestExactFloor  = 0.70
 )
 
 // untunedFolders are the folders of cases never tuned on, by part.
