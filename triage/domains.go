@@ -85,6 +85,9 @@ func isCustomerContentHost(host string) bool {
 // tenants on a shared platform (contoso.sharepoint.com,
 // contoso-my.sharepoint.com for contoso.com).
 func ownTenantHost(host string, orgDomains []string) bool {
+	if orgTenantOnPlatform(host, orgDomains) {
+		return true
+	}
 	s, ok := contentSuffix(host)
 	if !ok || s != "sharepoint.com" {
 		return false
@@ -130,4 +133,32 @@ func skeleton(s string) []string {
 		return []string{base}
 	}
 	return []string{strings.ReplaceAll(base, "1", "l"), strings.ReplaceAll(base, "1", "i")}
+}
+
+// tenantPlatforms are enterprise services that give each customer
+// organisation a subdomain of its own by contract (contoso.okta.com,
+// contoso.wd5.myworkday.com, contoso.service-now.com): the organisation's
+// name there is its own tenant, which nobody else can hold. Services
+// where anyone may open a workspace under any name are not listed.
+var tenantPlatforms = []string{
+	"okta.com", "okta-emea.com", "myworkday.com", "service-now.com", "my.salesforce.com",
+	"coupahost.com",
+}
+
+// orgTenantOnPlatform reports whether host is the organisation's tenant on
+// a tenant platform: the organisation's name as its first label.
+func orgTenantOnPlatform(host string, orgDomains []string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	for _, p := range tenantPlatforms {
+		if !strings.HasSuffix(host, "."+p) {
+			continue
+		}
+		label, _, _ := strings.Cut(host, ".")
+		for _, org := range orgDomains {
+			if name := secondLevel(org); name != "" && label == name {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -39,9 +39,15 @@ var (
 	// and DMARC aligns to; they win over envelope senders.
 	headerFromKeys = []string{"headerfrom", "hdrfrom", "fromheader", "esafriendlyfrom", "friendlyfrom"}
 	senderKeys     = []string{"sender", "from", "fromaddress", "senderaddress", "senderemail", "mailfrom", "envelopefrom", "headerfrom", "p1sender", "p2sender"}
-	recipientKeys  = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "recipientemailaddress", "reporter", "reportedby", "mailbox", "duser"}
-	contentKeys    = []string{"subject", "body", "bodytext", "bodyhtml", "bodypreview", "text", "html", "snippet", "preview", "content", "plaintext", "textbody", "htmlbody", "bodysnippet", "messagebodysnippet", "subjecttext", "msg"}
-	mailMetaKeys   = []string{"returnpath", "xmailer", "mailer", "listid", "xsender", "envelopefrom", "mailfrom", "dkimsignature", "feedbackid", "xfeedbackid", "xmcuser", "xsgeid", "xsgid", "listunsubscribe", "authenticationresults", "received", "dkimdomain", "signingdomain"}
+	// orgDomainKeys name lists of the organisation's own mail domains.
+	orgDomainKeys = []string{"orgdomains", "organizationdomains", "organisationdomains", "accepteddomains", "internaldomains", "tenantdomains", "owndomains"}
+	// headerSenderKeys name the message's From (or a gateway's reading of
+	// it); envelopeSenderKeys the SMTP envelope's bounce address.
+	headerSenderKeys   = []string{"sender", "from", "fromaddress", "senderaddress", "senderemail", "headerfrom", "p2sender"}
+	envelopeSenderKeys = []string{"mailfrom", "envelopefrom", "p1sender"}
+	recipientKeys      = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "recipientemailaddress", "recipientssample", "recipientlist", "recipientaddresses", "reporter", "reportedby", "mailbox", "duser"}
+	contentKeys        = []string{"subject", "body", "bodytext", "bodyhtml", "bodypreview", "text", "html", "snippet", "preview", "content", "plaintext", "textbody", "htmlbody", "bodysnippet", "messagebodysnippet", "subjecttext", "msg"}
+	mailMetaKeys       = []string{"returnpath", "xmailer", "mailer", "listid", "xsender", "envelopefrom", "mailfrom", "dkimsignature", "feedbackid", "xfeedbackid", "xmcuser", "xsgeid", "xsgid", "listunsubscribe", "authenticationresults", "received", "dkimdomain", "signingdomain"}
 
 	anchorRe  = regexp.MustCompile(`(?is)<a\s[^>]*?href\s*=\s*["']([^"']+)["'][^>]*>(.*?)</a>`)
 	tagRe     = regexp.MustCompile(`<[^>]*>`)
@@ -73,8 +79,12 @@ var bulkMailMarkers = [][2]string{
 func readEmail(d *doc, ind Indicators) emailMessage {
 	hdr := headerDoc(d)
 	var m emailMessage
-	from := append(d.values(headerFromKeys...), d.values(senderKeys...)...)
-	for _, v := range append(from, hdr.values(senderKeys...)...) {
+	// The envelope sender is the bounce address a mailing platform
+	// rewrites (bounces+id=org@em123.example.com); the From the reader
+	// sees, and DMARC aligns, comes first.
+	from := append(d.values(headerFromKeys...), d.values(headerSenderKeys...)...)
+	from = append(append(from, hdr.values(senderKeys...)...), d.values(envelopeSenderKeys...)...)
+	for _, v := range from {
 		if addr, name := parseMailbox(v); addr != "" {
 			m.sender, m.displayName = addr, name
 			break
@@ -98,6 +108,13 @@ func readEmail(d *doc, ind Indicators) emailMessage {
 			if _, domain, ok := cleanEmail(match); ok && !freeMailDomains[registrableDomain(domain)] {
 				orgs = append(orgs, registrableDomain(domain))
 			}
+		}
+	}
+	// A gateway may name the organisation's own domains outright (its
+	// accepted or internal domains).
+	for _, s := range d.strs(orgDomainKeys...) {
+		if dom := strings.Trim(strings.ToLower(strings.TrimSpace(s)), "@."); strings.Contains(dom, ".") && !strings.ContainsAny(dom, " /@") {
+			orgs = append(orgs, registrableDomain(dom))
 		}
 	}
 	// The sender's own domain is not an organisation it could imitate;

@@ -74,7 +74,9 @@ var nameKeyNames = setOf("processname", "filename", "imagefilename", "imagename"
 var pathKeyNames = setOf("filepath", "imagepath", "image", "processpath", "folderpath", "executable", "processexecutable", "executablepath",
 	"parentimage", "parentpath", "parentexecutable", "parentprocesspath", "parentprocessfilepath", "processimagepath",
 	"imagefilefilepath", "parentprocessimagefilefilepath", "detailsfilepath", "parentdetailsfilepath",
-	"initiatingprocessfolderpath", "targetfilename", "path")
+	"initiatingprocessfolderpath", "targetfilename", "path",
+	// Falco and Sysdig name the executable's path proc.exepath.
+	"exepath", "procexepath", "processexepath")
 
 // aspectOf classifies a field key. A bare "name" counts only inside a
 // process or parent object (process.parent.name, parent.name).

@@ -60,7 +60,11 @@ var contextWords = setOf(append([]string{"usual", "previous", "prev", "prior", "
 	// A container's image or a pod's name is not the process's.
 	"container", "pod",
 	// What happened around the event is not the event, nor what followed.
-	"surrounding", "history"}, followOnWords...)...)
+	"surrounding", "history",
+	// An OData annotation ("@odata.type", "@odata.context") describes the
+	// payload's schema, not the alert: "#microsoft.graph.security.alert"
+	// is no title.
+	"odata"}, followOnWords...)...)
 
 // followOnWords are the key segments naming what happened after the
 // event ("after_login", "subsequent_events", "next_actions").

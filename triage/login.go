@@ -22,7 +22,7 @@ var previousLoginKeys = []string{
 var (
 	countryKeys   = []string{"country", "countrycode", "countryname", "countryorregion", "geocountry"}
 	timeKeys      = []string{"timestamp", "time", "eventtime", "logintime", "signintime", "createddatetime", "createdat", "published", "datetime", "occurredat"}
-	riskListKeys  = []string{"riskeventtypes", "riskeventtypesv2", "riskevents", "riskdetections", "riskreasons", "riskeventtype", "risks", "reasons", "detections", "alerts", "tags", "labels", "riskdetail"}
+	riskListKeys  = []string{"riskeventtypes", "riskeventtypesv2", "riskevents", "riskdetections", "riskreasons", "riskeventtype", "risks", "reasons", "reason", "detections", "alerts", "tags", "labels", "riskdetail"}
 	networkKeys   = []string{"network", "iptype", "networktype", "asntype", "connectiontype", "proxytype", "anonymizer", "anonymizertype", "threatcategory", "iptags", "ipcategory", "usagetype", "networkcategory"}
 	usualGeoKeys  = []string{"usualcountries", "usuallocations", "knowncountries", "typicalcountries", "baselinecountries", "homecountries", "expectedcountries", "knownlocations", "usualcountry", "homecountry", "allowedcountries"}
 	outcomeKeys   = []string{"outcome", "loginresult", "eventoutcome", "resulttype", "loginstatus", "signinstatus", "authenticationoutcome"}

@@ -21,6 +21,12 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	d := newDoc(inc.RawData)
 	f := Fields{}
 	f.Shape, f.Format = detectShape(inc.RawData, d)
+	if f.Shape == "" && dataLossIncident(inc.IncidentType) && d.has(dlpEvidenceKeys...) {
+		// A data-loss alert from a product whose payload is not
+		// recognised: the caller's type and a file, destination or
+		// policy in the payload make it one.
+		f.Shape = "dlp"
+	}
 	_, f.Severity = incidentSeverity(inc, d)
 	f.Alert = readAlert(d)
 	var signIn map[string]any
@@ -32,6 +38,7 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	case "identity":
 		signIn = signInView(inc.RawData)
 		f.Identity = readIdentity(signIn, d)
+		readDisabledAccount(&f.Identity, d, f.Alert.Text)
 	case "dlp":
 		f.Data = readDataFields(d)
 	}
@@ -54,7 +61,23 @@ func fieldFamily(shape, incidentType string) string {
 	case kindLogin:
 		return "identity"
 	}
+	if dataLossIncident(incidentType) {
+		return "dlp"
+	}
 	return ""
+}
+
+// dlpEvidenceKeys are fields a data-loss alert carries: what moved, where
+// to, under which policy.
+var dlpEvidenceKeys = []string{"destination", "file", "filename", "files", "policy", "policyname", "channel", "dataset", "classifiers", "matchcount", "sensitivedata", "sensitiveinfotypes"}
+
+// dataLossIncident reports an incident type that names data loss or
+// insider risk ("dlp", "data_loss", "Data Loss Prevention", "insider risk
+// alert"): a DLP alert from a product whose payload shape is not
+// recognised still carries a file, a destination and a policy to read.
+func dataLossIncident(t string) bool {
+	k := normKey(t)
+	return k == "dlp" || strings.HasPrefix(k, "dataloss") || strings.HasPrefix(k, "dlp") || strings.HasPrefix(k, "insiderrisk") || k == "dataexfiltration" || k == "dataleak" || k == "dataleakage"
 }
 
 // readIdentity reads the sign-in the alert is about from signIn, the
@@ -266,6 +289,7 @@ func readAlert(d *doc) AlertFields {
 	a.Action = vendorAction(d)
 	a.TestFile = testFileHash(d)
 	a.ScannerSource = scannerSource(d)
+	a.UnusableSecret = unusableSecret(d)
 	a.IntelMatch = d.str("threatmatchvalue", "threatindicator", "iocvalue", "matchedindicator", "threatmatch")
 	a.IntelConfidence = -1
 	if n, ok := d.number("threatconfidence", "iocconfidence", "indicatorconfidence", "feedconfidence"); ok {

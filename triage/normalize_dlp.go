@@ -1,6 +1,9 @@
 package triage
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // DataFields describe a data-loss or insider-risk alert: what sensitive
 // data went where, and in what circumstances.
@@ -92,15 +95,22 @@ func readDataFields(d *doc) DataFields {
 		f.Sanctioned = true
 	}
 	readDataDestination(&f, d, destDomain)
+	if companyDevice(d) {
+		// Removable media the organisation issued and registered is its
+		// own storage, not a personal destination.
+		f.Personal, f.Sanctioned = false, true
+	}
 	f.Sanctioned = f.Sanctioned && !f.Personal
 	f.Encrypted = d.str("encryption", "encryptionstatus", "messageencryption") != "" && !containsAnyTerm(normKey(d.str("encryption", "encryptionstatus")), "none", "notencrypted")
+	if v, ok := d.boolean("encrypted", "isencrypted", "hardwareencrypted", "deviceencrypted"); ok && v {
+		f.Encrypted = true
+	}
 	if v, ok := d.boolean("useroverride", "overridden", "override"); ok && v {
 		f.Override = true
 	}
 	reason := normKey(d.str("overridejustification", "justification", "userjustification"))
 	f.PersonalReason = containsAnyTerm(reason, "personal", "myown", "private", "backup") && !containsAnyTerm(reason, "business")
-	f.Departing = containsAnyTerm(normKey(lowerJoin(d.strs("hrcontext", "hrflags", "riskindicators", "userrisk", "departuredate", "employmentstatus", "employeestatus", "hrstatus", "userhrstatus"))), "resign", "departing", "leaver", "termination", "terminated", "noticeperiod") ||
-		d.str("departuredate", "terminationdate", "lastworkingday") != ""
+	f.Departing = departingUser(d)
 	f.TestCardsOnly = onlyTestCards(d.text)
 	return f
 }
@@ -111,4 +121,32 @@ func emailDomain(addr string) string {
 		return addr[i+1:]
 	}
 	return ""
+}
+
+// hrNegationRe finds an HR status that denies a departure ("active, no
+// resignation on file", "not leaving").
+var hrNegationRe = regexp.MustCompile(`\b(no|not|none|without|never)\b[^,;.]{0,30}\b(resign|depart|leav|termin|notice)`)
+
+// departingUser reports a user who has resigned, been terminated or is
+// serving notice: an HR status or risk flag saying so (and not denying
+// it), or a departure, termination, notice or last-day date.
+func departingUser(d *doc) bool {
+	for _, s := range d.strs("hrcontext", "hrflags", "riskindicators", "userrisk", "departuredate", "employmentstatus", "employeestatus", "hrstatus", "userhrstatus") {
+		low := strings.ToLower(s)
+		if hrNegationRe.MatchString(low) {
+			continue
+		}
+		if containsAnyTerm(normKey(low), "resign", "departing", "leaver", "termination", "terminated", "noticeperiod") {
+			return true
+		}
+	}
+	return d.str("departuredate", "terminationdate", "lastworkingday", "lastday", "noticegiven", "noticedate", "resignationdate") != ""
+}
+
+// companyDevice reports removable media the payload shows the organisation
+// issued: an asset register or device-control entry naming it a company
+// or corporate asset, company-issued, or an approved device.
+func companyDevice(d *doc) bool {
+	removable := containsAnyTerm(normKey(lowerJoin(d.strs("destination", "destinationtype", "devicetype", "exfiltrationvector", "channel", "operation", "activity", "bustype"))), "removable", "usb", "externalssd", "externaldrive")
+	return removable && affirmedPhrase(d.text, "company asset", "company-issued", "company issued", "corporate-issued", "corporate asset", "company-owned", "corporate-owned", "organisation-owned", "organization-owned", "approved removable device", "allowlisted device") != ""
 }

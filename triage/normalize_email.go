@@ -69,7 +69,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		_, a := brandLookalike(m.senderDomain)
 		l, b := orgLookalike(m.senderDomain, m.orgDomains)
 		f.Lookalike = a || b && !(l.tenant && f.AuthAligned)
-		f.OwnTenantSender = b && l.tenant && f.AuthAligned
+		f.OwnTenantSender = (b && l.tenant || orgTenantOnPlatform(m.senderDomain, m.orgDomains)) && f.AuthAligned
 	}
 	if v, ok := d.boolean("similardomain", "similarinternaldomain", "similarexternaldomain"); ok && v {
 		f.Lookalike = true
@@ -95,7 +95,9 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.LinkHosts = sortedKeys(hosts)
 	f.LinksOnSenderDomain = len(hosts) > 0 && m.senderDomain != ""
 	for h := range hosts {
-		own := sameBrandDomain(h, m.senderDomain) || sendersOwnService(h, m)
+		// For the organisation's own mail, its tenant on a service is
+		// its own ground too.
+		own := sameBrandDomain(h, m.senderDomain) || sendersOwnService(h, m) || f.Internal && ownTenantHost(h, m.orgDomains)
 		if !own {
 			f.LinksOnSenderDomain = false
 		}

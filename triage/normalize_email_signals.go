@@ -61,6 +61,7 @@ func readMessageSignals(d *doc, m emailMessage, f *EmailFields) {
 		f.LaterVerdict = true
 	}
 	f.CallbackLure = callbackLure(d.text) || containsAnyTerm(insightText(d), "callback", "call-back", "phone number")
+	f.DeviceCodeLure = deviceCodeLure(m.content + "\n" + lowerJoin(linkURLs(m)))
 	f.Extortion = f.ThreatType == "extortion" || extortion(d.text)
 	f.PaymentRecon = f.ThreatType == "recon" || containsAnyTerm(m.content, reconAsks...) && containsAnyTerm(m.content, reconTargets...) && len(m.links) == 0 && len(m.attachments) == 0
 	f.MailboxHidingRule = containsAnyTerm(text, "inbox rule", "mail rule", "mailbox rule", "new-inboxrule", "newinboxrule", "set-inboxrule") && containsAnyTerm(text, hidingRulePlaces...)
@@ -144,4 +145,25 @@ func productText(d *doc) string {
 		}
 	}
 	return b.String()
+}
+
+// deviceCodePages are the pages where a user types a code to sign in a
+// device on someone's behalf (OAuth device authorization): Microsoft's,
+// Google's, GitHub's, AWS IAM Identity Center's.
+var deviceCodePages = regexp.MustCompile(`(?i)(microsoft\.com/devicelogin|aka\.ms/devicelogin|login\.microsoftonline\.com/[^\s"]*/?(oauth2/)?deviceauth|login\.microsoft\.com/device|google\.com/device\b|github\.com/login/device|\.awsapps\.com/start/#/device|device\.sso\.[a-z0-9-]+\.amazonaws\.com)`)
+
+// deviceCodeLure reports a message that sends its reader to a device-code
+// sign-in page: whoever started the device sign-in holds the code, so the
+// reader who enters it signs the sender's device in.
+func deviceCodeLure(text string) bool {
+	return deviceCodePages.MatchString(text)
+}
+
+// linkURLs lists the message's link targets.
+func linkURLs(m emailMessage) []string {
+	out := make([]string, 0, len(m.links))
+	for _, l := range m.links {
+		out = append(out, l.url)
+	}
+	return out
 }

@@ -1,6 +1,9 @@
 package triage
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // EndpointBehaviour is what the processes in an alert did, read from every
 // command line and process name the payload carries (a detection's process
@@ -47,11 +50,16 @@ type EndpointBehaviour struct {
 	// as code (curl -o then rundll32, certutil then msiexec).
 	DownloadExecute bool `expr:"download_execute" json:"download_execute,omitempty"`
 	// LogClearing is set when a command clears event logs or the change
-	// journal (wevtutil cl, Clear-EventLog, fsutil usn deletejournal).
+	// journal (wevtutil cl, Clear-EventLog, fsutil usn deletejournal), a
+	// Unix shell's history (history -c, unset HISTFILE) or its login logs.
 	LogClearing bool `expr:"log_clearing" json:"log_clearing,omitempty"`
 	// DirectoryCopy is set when the Active Directory database was copied
 	// out (ntdsutil install-from-media, ntds.dit from a shadow copy).
 	DirectoryCopy bool `expr:"directory_copy" json:"directory_copy,omitempty"`
+	// KernelThreadName is set to the kernel thread's name an executable
+	// file runs under (kswapd0, kworker/0:1): kernel threads have no file
+	// on disk, so a program so named is hiding in the process list.
+	KernelThreadName string `expr:"kernel_thread_name" json:"kernel_thread_name,omitempty"`
 	// RemoteToolFromMail is set when a remote-access tool was installed
 	// from a package a user fetched through an e-mail (an attachment or
 	// a link in a message the alert carries).
@@ -59,7 +67,11 @@ type EndpointBehaviour struct {
 }
 
 // logClearingRe finds commands that erase the record of what was done.
-var logClearingRe = regexp.MustCompile(`(?i)wevtutil(\.exe)?"?\s+(cl|clear-log)\b|clear-eventlog\b|remove-eventlog\b|\[system\.diagnostics\.eventing\.reader\.eventlogsession\][^\n]*clearlog|fsutil(\.exe)?\s+usn\s+deletejournal|auditpol(\.exe)?\s+/clear`)
+var logClearingRe = regexp.MustCompile(`(?i)wevtutil(\.exe)?"?\s+(cl|clear-log)\b|clear-eventlog\b|remove-eventlog\b|\[system\.diagnostics\.eventing\.reader\.eventlogsession\][^\n]*clearlog|fsutil(\.exe)?\s+usn\s+deletejournal|auditpol(\.exe)?\s+/clear` +
+	// A Unix shell's history and login records: history -c, HISTFILE
+	// pointed at nothing, the history file or the login logs deleted,
+	// shredded or truncated.
+	`|\bhistory\s+-c\b|\bunset\s+histfile\b|\bhistfile=/dev/null\b|\bhistsize=0\b|\b(rm|shred|truncate)\b[^\n|;&]*(\.(bash|zsh|sh)_history|/var/log/(auth\.log|secure|wtmp|btmp|lastlog|syslog|messages))\b|\bln\s+-sf\s+/dev/null\s+\S*_history\b`)
 
 // reverseTunnelRe finds ssh or plink forwarding a remote port back in
 // (-R port:host:port) to a host that is not on a private network.
@@ -168,5 +180,24 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.ReverseTunnel = reverseTunnelRe.MatchString(f.CommandLine) && !privateTargetRe.MatchString(f.CommandLine)
 	b.LogClearing = logClearingRe.MatchString(commands) || logClearingRe.MatchString(d.text)
 	b.RemoteToolFromMail = b.RemoteAccess != "" && remoteToolFromMail(d, tree)
+	b.KernelThreadName = kernelThreadDisguise(f.Process, f.FilePath)
 	b.Hostile = hostileBehaviour(f)
+}
+
+// kernelThreadRe matches the names Linux gives its kernel threads.
+var kernelThreadRe = regexp.MustCompile(`^(kworker|kswapd\d*|ksoftirqd|kthreadd|kblockd|khugepaged|kcompactd\d*|migration|rcu_(sched|bh|preempt|gp)|watchdog|jbd2|kauditd|khungtaskd|kdevtmpfs|kintegrityd|writeback|ksmd|oom_reaper)(/.*)?$`)
+
+// kernelThreadDisguise returns the kernel thread's name that a process
+// with an executable file takes, or "". A file under /proc is the kernel's
+// own view, not a program.
+func kernelThreadDisguise(process, path string) string {
+	name := strings.Trim(strings.ToLower(process), "[]")
+	p := strings.ToLower(path)
+	if name == "" || p == "" || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "/proc/") {
+		return ""
+	}
+	if kernelThreadRe.MatchString(name) {
+		return name
+	}
+	return ""
 }

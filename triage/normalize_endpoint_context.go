@@ -18,7 +18,8 @@ type EndpointContext struct {
 	// folder (Program Files, the Configuration Manager client, /opt, /usr).
 	ParentInstalled bool `expr:"parent_installed" json:"parent_installed,omitempty"`
 	// SystemContext is set when the process runs as the operating system
-	// itself: SYSTEM, LocalSystem or the machine account.
+	// itself: SYSTEM, LocalSystem, the machine account, or root (user id
+	// 0 in a Linux audit record).
 	SystemContext bool `expr:"system_context" json:"system_context,omitempty"`
 	// ServiceAccount is set when the user is a service or automation
 	// account by naming convention.
@@ -28,8 +29,8 @@ type EndpointContext struct {
 	// or an SSH session.
 	RemoteManagement bool `expr:"remote_management" json:"remote_management,omitempty"`
 	// AutomationTool names the configuration-management tool whose own
-	// launch markers the command carries (ansible, configmgr, puppet,
-	// chef, salt), or "".
+	// launch markers the command, its parent or their working directory
+	// carries (ansible, configmgr, puppet, chef, salt), or "".
 	AutomationTool string `expr:"automation_tool" json:"automation_tool,omitempty"`
 	// GroupPolicyScript is set when the script runs from the domain's
 	// SYSVOL policy scripts folder, the way group policy deploys logon and
@@ -130,12 +131,31 @@ func readEndpointContext(d *doc, p processFacts, f *EndpointFields) {
 	c.ParentInstalled = installedProgramPath(parentPath)
 	user := strings.ToLower(f.User)
 	sid := d.str("userid", "usersid", "sid")
-	c.SystemContext = sid == "S-1-5-18" || user == "system" || strings.HasSuffix(user, `\system`) || strings.HasSuffix(user, "$") || strings.Contains(user, "localsystem")
+	c.SystemContext = sid == "S-1-5-18" || (user == "root" || user == "0" && linuxAudit(d)) || user == "system" || strings.HasSuffix(user, `\system`) || strings.HasSuffix(user, "$") || strings.Contains(user, "localsystem")
 	c.ServiceAccount = serviceAccount(f.User) || serviceAccount(d.str("initiatingusername", "accountname", "processuser"))
 	c.RemoteManagement = f.Parent == "wsmprovhost.exe" || f.Parent == "sshd" || strings.Contains(strings.ToLower(d.str("originatorprocess")), "sshd")
 	text := strings.ToLower(rawCmd) + "\n" + c.DecodedCommand + "\n" + strings.ToLower(f.FilePath)
 	c.AutomationTool = firstMarker(text, automationMarkers)
+	if c.AutomationTool == "" {
+		c.AutomationTool = firstMarker(launcherText(d, p), automationMarkers)
+	}
 	c.BuildOutput = buildOutputRe.MatchString(f.FilePath)
 	c.BuildAgent = buildAgentRe.MatchString(p.ParentCommandLine + "\n" + p.ParentPath + "\n" + p.ParentName)
 	c.GroupPolicyScript = gpoScriptRe.MatchString(rawCmd+" "+f.FilePath) && (f.Parent == "userinit.exe" || f.Parent == "gpscript.exe" || f.Parent == "" || lolbins[f.Parent])
+}
+
+// launcherText is what a configuration-management tool leaves around the
+// process that launched the alert's process rather than on it: the
+// parent's command line and path, and the working directory of either
+// (Ansible runs its module from a staging folder, ansible-tmp-*, as a
+// Python child). The marker there says who started the chain.
+func launcherText(d *doc, p processFacts) string {
+	parts := append([]string{p.ParentCommandLine, p.ParentPath}, d.strs("parentcwd", "cwd", "workingdirectory", "currentdirectory", "processcurrentdirectory", "parentworkingdirectory")...)
+	return strings.ToLower(strings.Join(parts, "\n"))
+}
+
+// linuxAudit reports whether the payload is a Linux audit record, where a
+// bare "0" user is the root user id rather than a missing name.
+func linuxAudit(d *doc) bool {
+	return d.has("auid", "euid", "uid", "audit") || strings.HasPrefix(strings.ToLower(d.str("filepath", "path", "file")), "/")
 }

@@ -53,7 +53,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	netText := lowerJoin(cur.strs(networkKeys...))
 	riskText := lowerJoin(cur.strs(riskListKeys...))
 	riskCompact := normKey(riskText)
-	if v, ok := cur.boolean("istor", "tor", "torexitnode", "istorexitnode"); ok && v || containsTerm(netText, "tor") {
+	if v, ok := cur.boolean("istor", "tor", "torexitnode", "istorexitnode"); ok && v || containsTerm(netText, "tor") || containsTerm(riskText, "tor") {
 		f.Tor, f.Anonymizer = true, true
 	}
 	if anonymisingInfra(cur, netText, riskCompact) != "" {
@@ -161,7 +161,8 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	f.SelfService = containsAnyTerm(normKey(f.Event+" "+cur.str("category", "operationname", "activity")), "selfservice", "resetpassword", "updatepassword", "passwordchange", "factoractivate", "mfaregistration", "registersecurityinfo", "enrollfactor")
 	f.Admin = privileged(cur) != ""
 	f.ServiceAccount = serviceAccount(f.User)
-	f.BulkDownload = bulkDownloadRe.MatchString(cur.text)
+	// Reason codes come in snake case ("excessive_downloads").
+	f.BulkDownload = bulkDownloadRe.MatchString(strings.ReplaceAll(cur.text, "_", " "))
 	f.ScriptedClient = scriptedClient(cur)
 	if ip, err := netip.ParseAddr(f.SourceIP); err == nil {
 		f.InternalSource = ip.IsPrivate() || ip.IsLoopback()

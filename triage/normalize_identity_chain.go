@@ -67,6 +67,9 @@ func signInView(raw map[string]any) map[string]any {
 	if s.tamper != "" {
 		view["chainAccountChange"] = s.tamper
 	}
+	if s.grant != "" {
+		view["chainPrivilegeGrant"] = s.grant
+	}
 	if s.deniedElsewhere != "" && fe.Result == "success" {
 		view["factorRefusedFromAddress"] = s.deniedElsewhere
 	}
@@ -89,6 +92,24 @@ func signInView(raw map[string]any) map[string]any {
 				break
 			}
 		}
+	}
+	// Likewise the provider's risk assessment of the session (Okta's
+	// debugData.risk), made when it started.
+	if !focusDoc.has("risk") {
+		for i := focus - 1; i >= 0; i-- {
+			e := events[i]
+			if r := e.doc.scalarStr("risk"); r != "" && sameUser(e.fields.User, fe.User) && e.fields.SourceIP == fe.SourceIP {
+				view["sessionRiskAssessment"] = map[string]any{"risk": r}
+				break
+			}
+		}
+	}
+	// The provider's reasons for flagging the session (Tor, a changed
+	// fingerprint) may likewise sit on an earlier event of the same user
+	// and address, while the focus carries only what the session went on
+	// to do.
+	if reasons := earlierSessionReasons(events, focus); len(reasons) > 0 {
+		view["sessionRisk"] = map[string]any{"reasons": reasons}
 	}
 	// Likewise the second factor: Okta records it on the session start,
 	// and the single sign-on that follows is what the chain focuses on.
@@ -114,6 +135,7 @@ type chainSummary struct {
 	denied   int    // second-factor prompts refused before it
 	pushes   int    // second-factor prompts sent before it
 	tamper   string // the account change made at or after it, if any
+	grant    string // the privilege grant made after it, if any
 	// deniedElsewhere is the address of a refused second factor from
 	// another address than the focus's: the password was right there.
 	deniedElsewhere string
@@ -129,6 +151,9 @@ func summarizeChain(events []chainEvent, focus int) chainSummary {
 		if i > focus {
 			if e.AccountTamper && sameUser(e.User, fe.User) && !replacedFactor(events, i) {
 				s.tamper = e.Event
+			}
+			if e.PrivilegeGrant && sameUser(e.User, fe.User) {
+				s.grant = e.Event
 			}
 			continue
 		}
@@ -328,4 +353,24 @@ func holds(m, holder map[string]any) bool {
 // sameMap reports whether a and b are the same map, not merely equal ones.
 func sameMap(a, b map[string]any) bool {
 	return a != nil && b != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// earlierSessionReasons collects the risk reasons of the events before
+// focus that share its user and address.
+func earlierSessionReasons(events []chainEvent, focus int) []any {
+	fe := events[focus].fields
+	if fe.SourceIP == "" {
+		return nil
+	}
+	var out []any
+	for i := 0; i < focus; i++ {
+		e := events[i]
+		if e.fields.SourceIP != fe.SourceIP || !sameUser(e.fields.User, fe.User) {
+			continue
+		}
+		for _, r := range e.doc.strs(riskListKeys...) {
+			out = append(out, r)
+		}
+	}
+	return out
 }

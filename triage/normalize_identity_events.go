@@ -19,6 +19,15 @@ var accountTamperEvents = []string{
 	"mailforwarding", "setforwarding",
 }
 
+// privilegeGrantEvents are the event names (folded) of administrative
+// power handed out: Okta user.account.privilege.grant,
+// group.privilege.grant and system.api_token.create, Entra "Add member to
+// role" and "Add eligible member to role", Google ASSIGN_ROLE.
+var privilegeGrantEvents = []string{
+	"accountprivilegegrant", "groupprivilegegrant", "apitokencreate", "addmembertorole", "addeligiblemembertorole",
+	"assignrole", "roleassignmentcreate", "grantadminrole", "adminroleassign",
+}
+
 // readIdentityEvents fills what the identity providers report as lists of
 // events or named parameters rather than flat fields: Google Workspace
 // login audit parameters, Duo authentication logs and correlated Okta
@@ -115,6 +124,9 @@ func readIdentityEvents(f *IdentityFields, cur *doc) {
 	}
 	if firstSubstring(names, accountTamperEvents) != "" {
 		f.AccountTamper = true
+	}
+	if firstSubstring(names, privilegeGrantEvents) != "" || cur.has("chainprivilegegrant") {
+		f.PrivilegeGrant = true
 	}
 }
 

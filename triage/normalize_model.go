@@ -45,6 +45,10 @@ type AlertFields struct {
 	// TestFile is set when the payload names the anti-virus test file
 	// (EICAR) by one of its published hashes.
 	TestFile bool `expr:"test_file" json:"test_file,omitempty"`
+	// UnusableSecret is set when an exposed credential opens nothing: a
+	// provider's documentation placeholder (AKIAIOSFODNN7EXAMPLE), or one
+	// the secret scanner's own validity check found invalid or inactive.
+	UnusableSecret bool `expr:"unusable_secret" json:"unusable_secret,omitempty"`
 	// ScannerSource is set when the source asset is the organisation's
 	// vulnerability scanner (asset category or scanner user agent).
 	ScannerSource bool `expr:"scanner_source" json:"scanner_source,omitempty"`
@@ -176,6 +180,16 @@ type IdentityFields struct {
 	// user refused a second-factor prompt for a sign-in from another
 	// address: the password was right there, on someone's device.
 	RefusedElsewhere bool `expr:"refused_elsewhere" json:"refused_elsewhere,omitempty"`
+	// PrivilegeGrant is set when the session went on to hand out
+	// administrative power: an administrator role or privileged group
+	// granted, an API token created (Okta privilege grants, Entra "Add
+	// member to role", Google role assignments).
+	PrivilegeGrant bool `expr:"privilege_grant" json:"privilege_grant,omitempty"`
+	// DisabledAccount is set when the sign-in was tried on an account
+	// that is disabled or deactivated (Entra error 50057, Windows
+	// sub-status 0xC0000072, a detection naming it): someone still holds
+	// the credentials of an account that should be unused.
+	DisabledAccount bool `expr:"disabled_account" json:"disabled_account,omitempty"`
 	// Event is the lowercased vendor event name (login_success,
 	// user.session.start, ...).
 	Event string `expr:"event" json:"event,omitempty"`
@@ -258,6 +272,10 @@ type EmailFields struct {
 	// CallbackLure is set for an unexpected bill or renewal with a phone
 	// number to call to cancel or dispute it (callback phishing).
 	CallbackLure bool `expr:"callback_lure" json:"callback_lure,omitempty"`
+	// DeviceCodeLure is set when the message sends its reader to a
+	// device-code sign-in page (microsoft.com/devicelogin and the like):
+	// the code the reader enters signs in the sender's device.
+	DeviceCodeLure bool `expr:"device_code_lure" json:"device_code_lure,omitempty"`
 	// Extortion is set for a demand for cryptocurrency under a threat.
 	Extortion bool `expr:"extortion" json:"extortion,omitempty"`
 	// PaymentRecon is set when the message only asks who handles

@@ -38,6 +38,15 @@ type NetworkFields struct {
 	Allowed bool `expr:"allowed" json:"allowed,omitempty"`
 	// Blocked is set when the product dropped, reset or denied it.
 	Blocked bool `expr:"blocked" json:"blocked,omitempty"`
+	// Kerberoast is set when one client was issued RC4 service tickets for
+	// several distinct service accounts (Zeek kerberos.log, Windows
+	// event 4769): tickets requested to crack their passwords offline.
+	Kerberoast bool `expr:"kerberoast" json:"kerberoast,omitempty"`
+	// NeverReached is set when the payload shows the blocked requests
+	// never reached the protected server: an edge firewall answered them
+	// and the origin saw nothing (Cloudflare OriginResponseStatus 0, a
+	// zero count of requests that reached the origin or upstream).
+	NeverReached bool `expr:"never_reached" json:"never_reached,omitempty"`
 	// Tor is set for Tor traffic; Anonymizer for Tor, anonymising proxies
 	// and proxy-avoidance tools.
 	Tor        bool `expr:"tor" json:"tor,omitempty"`
@@ -91,11 +100,13 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f.Callback = exploitCallback(raw) || containsAnyTerm(d.text, "reverse shell", "reverse-shell", "connected back to the attacker", "reverse connection", "called back to", "callback to the attack", "outbound connection to the attack", "outbound session to the attack")
 	f.DNSTunnel = dnsTunnel(d) || strings.Contains(strings.NewReplacer("-", " ", "_", " ").Replace(sigText), "dns tunnel")
 	f.Beaconing = beaconing(d)
+	f.Kerberoast = rc4ServiceTickets(raw) >= kerberoastMinServices
 	f.MaliciousDestination = maliciousDestination(d)
 	f.YoungDomain = youngDomain(d)
 	action := lowerJoin(d.scalarStrs("action", "verdict", "act", "disposition", "alertaction"))
 	f.Blocked = firstSubstring(action, []string{"block", "deny", "drop", "reset", "reject", "prevent"}) != ""
 	f.Allowed = firstSubstring(action, []string{"allow", "pass", "accept", "detected", "alert", "permit", "log only", "audit"}) != "" && !f.Blocked
+	f.NeverReached = f.Blocked && !f.Allowed && neverReachedOrigin(d)
 	app := lowerJoin(d.scalarStrs("app", "application", "appname", "applicationname", "appcat", "appcategory", "urlcategory", "categories", "label"))
 	f.Tor = containsTerm(app, "tor") || strings.Contains(app, "tor browser") || strings.Contains(app, "onion") || containsTerm(f.Signature, "tor")
 	f.Anonymizer = f.Tor || firstSubstring(app, []string{"anonymizer", "anonymiser", "proxy avoidance", "proxy", "anonymous vpn", "psiphon", "ultrasurf"}) != ""
@@ -371,4 +382,43 @@ func ownDomain(d *doc) bool {
 		}
 	}
 	return false
+}
+
+// neverReachedOrigin reports whether every statement of what reached the
+// protected server says nothing did: a count or flag of requests that
+// reached the origin (or upstream, or backend) of zero or false, and
+// origin response statuses that are all 0 (no response, because no
+// request was sent). Any request that got through, or no statement at
+// all, reports false.
+func neverReachedOrigin(d *doc) bool {
+	stated := false
+	for _, v := range d.values("originreached", "reachedorigin", "originhits", "requeststoorigin", "upstreamreached", "reachedupstream", "backendreached", "reachedbackend") {
+		if b, ok := v.(bool); ok {
+			if b {
+				return false
+			}
+			stated = true
+			continue
+		}
+		if n, ok := asNumber(v); ok {
+			if n != 0 {
+				return false
+			}
+			stated = true
+		}
+	}
+	for _, v := range d.values("originresponsestatus", "originstatus", "upstreamstatus", "originstatuscode", "upstreamresponsestatus", "backendstatus", "serverstatus") {
+		if s, ok := v.(string); ok && (strings.TrimSpace(s) == "-" || strings.TrimSpace(s) == "") {
+			// An access log writes "-" where the backend never answered.
+			stated = true
+			continue
+		}
+		if n, ok := asNumber(v); ok {
+			if n != 0 {
+				return false
+			}
+			stated = true
+		}
+	}
+	return stated
 }

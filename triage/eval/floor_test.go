@@ -28,7 +28,7 @@ const (
 	tunedExactFloor   = 0.96
 	untunedExactFloor = 0.95
 	recentExactFloor  = 0.55
-	roundExactFloor   = 0.43
+	roundExactFloor   = 0.70
 	newestExactFloor  = 0.35
 )
 

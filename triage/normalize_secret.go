@@ -1,0 +1,38 @@
+package triage
+
+import (
+	"regexp"
+	"strings"
+)
+
+// exampleCredentialRe matches the placeholder credentials cloud providers
+// print in their documentation: AWS marks every example access key id and
+// secret with EXAMPLE (AKIAIOSFODNN7EXAMPLE, ...EXAMPLEKEY).
+var exampleCredentialRe = regexp.MustCompile(`\b(akia|asia)[0-9a-z]{8,12}example\b|[0-9a-z/+]{16,}examplekey\b`)
+
+// secretValidityKeys hold a secret scanner's check of whether the exposed
+// credential works (GitHub secret scanning validity, GitGuardian
+// validity, a cloud scanner's key validation).
+var secretValidityKeys = []string{"validity", "secretvalidity", "keyvalidation", "validationresult", "tokenvalidity", "credentialvalidity"}
+
+// unusableSecret reports an exposed credential that opens nothing: a
+// provider's documentation placeholder, or one the scanner's own check
+// found invalid or inactive. Only the scanner's stated result is read; a
+// credential not checked, checked valid, or revoked after it was exposed
+// (it may have been used in between) is not unusable.
+func unusableSecret(d *doc) bool {
+	if exampleCredentialRe.MatchString(d.text) {
+		return true
+	}
+	for _, s := range d.strs(secretValidityKeys...) {
+		v := strings.ToLower(s)
+		if strings.Contains(v, "not valid") || strings.Contains(v, "not a valid") || strings.Contains(v, "invalidclienttokenid") {
+			return true
+		}
+		switch strings.TrimSpace(v) {
+		case "invalid", "inactive":
+			return true
+		}
+	}
+	return false
+}

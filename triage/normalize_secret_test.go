@@ -1,0 +1,24 @@
+package triage
+
+import "testing"
+
+func TestAnExposedCredentialThatOpensNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  map[string]any
+		want bool
+	}{
+		{"aws documentation key id", map[string]any{"matched_text": "aws_access_key_id = AKIAIOSFODNN7EXAMPLE"}, true},
+		{"aws documentation secret", map[string]any{"secret": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}, true},
+		{"github validity inactive", map[string]any{"secret_type": "stripe_api_key", "validity": "inactive"}, true},
+		{"scanner validation failed", map[string]any{"key_validation": map[string]any{"result": "Not a valid key for any AWS account (InvalidClientTokenId)"}}, true},
+		{"a live key", map[string]any{"secret_type": "aws_access_key_id", "secret": "AKIA2OGYBAH6XR3J7Q4T", "validity": "active"}, false},
+		{"revoked after exposure", map[string]any{"validity": "revoked"}, false},
+		{"not checked", map[string]any{"secret_type": "slack_api_token", "validity": "unknown"}, false},
+	}
+	for _, tt := range tests {
+		if got := unusableSecret(newDoc(tt.raw)); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
