@@ -86,10 +86,12 @@ func (l *Launcher) BeginTriage(ctx context.Context, req TriageRequest) (*store.T
 				time.Since(t.StartedAt) < orphanTriageAge || l.workflowExists(ctx, t.WorkflowID) {
 				return t, false, nil
 			}
-			// The running record's workflow is gone (for example a wiped
-			// dev server): close the orphan and start afresh. Young records
-			// are left alone: their workflow may be starting right now.
-			if err := l.Store.FailTriage(ctx, t.ID, "triage workflow no longer exists"); err != nil {
+			// No workflow runs the record: it is gone (for example a wiped
+			// dev server), or the run is still queued behind a backlog or
+			// the kill switch. Close it and start afresh; its queue entry
+			// then finds it closed and leaves it. Young records are left
+			// alone: their workflow may be starting right now.
+			if err := l.Store.FailTriage(ctx, t.ID, "superseded by a new run: no workflow was running this one"); err != nil {
 				return nil, false, err
 			}
 			continue
