@@ -171,7 +171,7 @@ func (a *Activities) NotifyApprovers(ctx context.Context, actionID string) error
 // it in the store: the claim holds only when the store records an approval
 // (or policy's auto-approval), no rejection, no earlier end, no other
 // workflow's claim and the kill switch off, all in one conditional update
-// (see store.ClaimExecution), which also answers the action it claimed.
+// (see store.ClaimAction), which also answers the action it claimed.
 // The action id is the idempotency key, so a retry or a worker crash never
 // performs it twice.
 func (a *Activities) ExecuteAction(ctx context.Context, actionID string) (ExecutionResult, error) {

@@ -262,16 +262,10 @@ func (s *Store) Reject(ctx context.Context, id, by, reason string) (bool, error)
 	return res.RowsAffected == 1, nil
 }
 
-// CompleteAction records a successful execution; repeating it is a no-op.
-func (s *Store) CompleteAction(ctx context.Context, id, executedBy string, r ActionResult) error {
-	_, err := s.CompleteOwnAction(ctx, id, "", executedBy, r)
-	return err
-}
-
-// CompleteOwnAction is CompleteAction for the action's own workflow,
-// named by workflowID (any workflow when empty). It reports whether it
-// recorded the result: false when the action has ended already or is not
-// that workflow's.
+// CompleteOwnAction records a successful execution by the action's own
+// workflow, named by workflowID (any workflow when empty); repeating it is
+// a no-op. It reports whether it recorded the result: false when the
+// action has ended already or is not that workflow's.
 func (s *Store) CompleteOwnAction(ctx context.Context, id, workflowID, executedBy string, r ActionResult) (bool, error) {
 	return s.updateOwnAction(ctx, id, workflowID, []string{ActionPending, ActionPendingApproval}, map[string]any{
 		"status": ActionCompleted, "executed_at": Now(), "executed_by": executedBy, "result": NewJSON(&r),

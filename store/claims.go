@@ -40,18 +40,13 @@ var claimCondition = `id = ? AND workflow_id = ? AND claimed_by IN ('', ?) AND r
 	roleRankSQL("u.role", -1) + ` >= ` + roleRankSQL("actions.approval_level", len(Roles)) + `))
 ) AND NOT EXISTS (SELECT 1 FROM kill_switch k WHERE k.id = 1 AND k.active)`
 
-// ClaimExecution claims an action for execution by the workflow named
-// workflowID, which must be the action's own. It reports false, and
-// changes nothing, unless the store shows a decision that lets the action
-// run (see claimCondition). The same workflow may claim again, so a retry
-// after a crash proceeds; the connector then deduplicates on the action id.
-func (s *Store) ClaimExecution(ctx context.Context, id, workflowID string) (bool, error) {
-	a, err := s.ClaimAction(ctx, id, workflowID)
-	return a != nil, err
-}
-
-// ClaimAction is ClaimExecution answering the claimed action as the claim
-// left it, or nil when the claim did not hold (a malformed id included).
+// ClaimAction claims an action for execution by the workflow named
+// workflowID, which must be the action's own, and answers the action as
+// the claim left it. It answers nil, and changes nothing, unless the store
+// shows a decision that lets the action run (see claimCondition); a
+// malformed id is refused likewise. The same workflow may claim again, so
+// a retry after a crash proceeds; the connector then deduplicates on the
+// action id.
 func (s *Store) ClaimAction(ctx context.Context, id, workflowID string) (*Action, error) {
 	if checkID(id) != nil {
 		return nil, nil

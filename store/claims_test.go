@@ -10,10 +10,10 @@ import (
 	"github.com/vigil-soc/vigil/store"
 )
 
-// TestClaimExecutionFollowsTheStoredDecision: the one conditional update
+// TestClaimFollowsTheStoredDecision: the one conditional update
 // before a connector call holds only for what the store records as
 // allowed, and only for the action's own workflow.
-func TestClaimExecutionFollowsTheStoredDecision(t *testing.T) {
+func TestClaimFollowsTheStoredDecision(t *testing.T) {
 	st := testenv.OpenStore(t)
 	ctx := context.Background()
 	user := func(role string) *store.User {
@@ -66,7 +66,7 @@ func TestClaimExecutionFollowsTheStoredDecision(t *testing.T) {
 		}), nil, false},
 		{"denied by policy", newAction(store.DecisionDeny, "", nil), nil, false},
 		{"ended", newAction(store.DecisionAutoApprove, "", func(id string) {
-			_ = st.CompleteAction(ctx, id, "system", store.ActionResult{Success: true})
+			_, _ = st.CompleteOwnAction(ctx, id, "", "system", store.ActionResult{Success: true})
 		}), nil, false},
 		{"another workflow", newAction(store.DecisionAutoApprove, "", nil), func(*store.Action) string { return "forged" }, false},
 	}
@@ -76,13 +76,13 @@ func TestClaimExecutionFollowsTheStoredDecision(t *testing.T) {
 			if tc.workflow != nil {
 				wf = tc.workflow(tc.action)
 			}
-			got, err := st.ClaimExecution(ctx, tc.action.ID, wf)
+			got, err := claims(st.ClaimAction(ctx, tc.action.ID, wf))
 			if err != nil || got != tc.want {
 				t.Fatalf("claim = %v (%v), want %v", got, err, tc.want)
 			}
 			if got {
 				// The same workflow may claim again after a crash.
-				if again, err := st.ClaimExecution(ctx, tc.action.ID, wf); err != nil || !again {
+				if again, err := claims(st.ClaimAction(ctx, tc.action.ID, wf)); err != nil || !again {
 					t.Fatalf("second claim by the same workflow = %v (%v)", again, err)
 				}
 			}
@@ -94,14 +94,17 @@ func TestClaimExecutionFollowsTheStoredDecision(t *testing.T) {
 		if err := st.SetKillSwitch(ctx, store.KillSwitchState{Active: true, Reason: "halt"}); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := st.ClaimExecution(ctx, a.ID, a.WorkflowID); err != nil || got {
+		if got, err := claims(st.ClaimAction(ctx, a.ID, a.WorkflowID)); err != nil || got {
 			t.Fatalf("claim under the kill switch = %v (%v)", got, err)
 		}
 		if err := st.SetKillSwitch(ctx, store.KillSwitchState{Active: false}); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := st.ClaimExecution(ctx, a.ID, a.WorkflowID); err != nil || !got {
+		if got, err := claims(st.ClaimAction(ctx, a.ID, a.WorkflowID)); err != nil || !got {
 			t.Fatalf("claim after the kill switch = %v (%v)", got, err)
 		}
 	})
 }
+
+// claims reports whether ClaimAction's claim held.
+func claims(a *store.Action, err error) (bool, error) { return a != nil, err }

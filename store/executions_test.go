@@ -26,7 +26,7 @@ func TestHandOverActionOnlyFromItsUnclaimedOwner(t *testing.T) {
 			t.Fatal(err)
 		}
 		if claim {
-			if ok, err := st.ClaimExecution(ctx, a.ID, run); err != nil || !ok {
+			if ok, err := claims(st.ClaimAction(ctx, a.ID, run)); err != nil || !ok {
 				t.Fatalf("claim by its run: %v %v", ok, err)
 			}
 		}
