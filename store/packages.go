@@ -49,6 +49,13 @@ type PackageItem struct {
 	ContentHash    string
 }
 
+// inTx is a Store whose every method works inside tx. It shares the rule
+// cache; it wakes no run watcher (its writes are not committed yet) and
+// runs no checkpoints.
+func (s *Store) inTx(tx *gorm.DB) *Store {
+	return &Store{db: tx, dialect: s.dialect, policies: s.policies}
+}
+
 // InTx runs fn with a Store whose every method writes inside one database
 // transaction: all of fn's writes are kept, or none when fn fails. The
 // cached rules are forgotten once the transaction ends, since fn may have
@@ -56,7 +63,7 @@ type PackageItem struct {
 func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
 	defer s.policies.Forget()
 	return s.db.WithContext(ctx).Transaction(func(gtx *gorm.DB) error {
-		return fn(&Store{db: gtx, dialect: s.dialect, policies: s.policies})
+		return fn(s.inTx(gtx))
 	})
 }
 

@@ -82,7 +82,7 @@ func (s *Store) ResealSecrets(ctx context.Context, reseal Resealer, dryRun bool)
 		if dryRun {
 			return errDryRun
 		}
-		return (&Store{db: tx, dialect: s.dialect, policies: s.policies}).RecordAudit(ctx, resealAudit(counts))
+		return s.inTx(tx).RecordAudit(ctx, resealAudit(counts))
 	})
 	if errors.Is(err, errDryRun) {
 		err = nil
