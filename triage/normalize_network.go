@@ -392,32 +392,30 @@ func ownDomain(d *doc) bool {
 // all, reports false.
 func neverReachedOrigin(d *doc) bool {
 	stated := false
-	for _, v := range d.values("originreached", "reachedorigin", "originhits", "requeststoorigin", "upstreamreached", "reachedupstream", "backendreached", "reachedbackend") {
-		if b, ok := v.(bool); ok {
-			if b {
-				return false
+	// nothing reports whether v says nothing reached the origin, and
+	// notes that something was said.
+	nothing := func(v any) bool {
+		switch x := v.(type) {
+		case bool:
+			stated = stated || !x
+			return !x
+		case string:
+			if t := strings.TrimSpace(x); t == "-" || t == "" {
+				// An access log writes "-" where the backend never answered.
+				stated = true
+				return true
 			}
-			stated = true
-			continue
 		}
-		if n, ok := asNumber(v); ok {
-			if n != 0 {
-				return false
-			}
-			stated = true
+		n, ok := asNumber(v)
+		if ok {
+			stated = stated || n == 0
 		}
+		return !ok || n == 0
 	}
-	for _, v := range d.values("originresponsestatus", "originstatus", "upstreamstatus", "originstatuscode", "upstreamresponsestatus", "backendstatus", "serverstatus") {
-		if s, ok := v.(string); ok && (strings.TrimSpace(s) == "-" || strings.TrimSpace(s) == "") {
-			// An access log writes "-" where the backend never answered.
-			stated = true
-			continue
-		}
-		if n, ok := asNumber(v); ok {
-			if n != 0 {
-				return false
-			}
-			stated = true
+	for _, v := range d.values("originreached", "reachedorigin", "originhits", "requeststoorigin", "upstreamreached", "reachedupstream", "backendreached", "reachedbackend",
+		"originresponsestatus", "originstatus", "upstreamstatus", "originstatuscode", "upstreamresponsestatus", "backendstatus", "serverstatus") {
+		if !nothing(v) {
+			return false
 		}
 	}
 	return stated
