@@ -110,9 +110,9 @@ const dispatchParallel = 64
 // turn; the automation entries among them are independent of one another
 // and are started in the background, up to dispatchParallel at a time,
 // each waking the dispatcher when done. An entry that fails is due again
-// after a back-off and does not hold back the others. While the kill switch is active only alerts are taken:
-// turning an alert into an incident is record keeping, starting triage is
-// automation.
+// after a back-off and does not hold back the others. While the kill
+// switch is active only alerts are taken: turning an alert into an
+// incident is record keeping, starting triage is automation.
 func (d *Dispatcher) step(ctx context.Context) bool {
 	if ctx.Err() != nil {
 		return false

@@ -19,24 +19,8 @@ import (
 // turn never gets past the first. Once handled, none is taken again.
 func TestQueuedTriageStartsTogether(t *testing.T) {
 	ctx := context.Background()
-	st, cleanup, err := testenv.NewStore(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanup()
 	const n = 3
-	alerts := make([]store.AlertIncident, n)
-	for i := range alerts {
-		alerts[i] = store.AlertIncident{
-			NewIncident:    store.NewIncident{Title: fmt.Sprintf("alert %d", i), IncidentType: "malware", Source: "edr", Severity: "high"},
-			ExternalSource: "edr", QueueTriage: true,
-		}
-	}
-	for _, o := range st.CreateIncidentsFromAlerts(ctx, alerts) {
-		if o.Err != nil {
-			t.Fatal(o.Err)
-		}
-	}
+	st := storeWithQueuedTriages(t, n)
 
 	arrived, release := make(chan struct{}, n), make(chan struct{})
 	tc := &mocks.Client{}
@@ -66,4 +50,29 @@ func TestQueuedTriageStartsTogether(t *testing.T) {
 	if left, err := st.IntakeBacklog(ctx, store.IntakeTriage); err != nil || left != 0 {
 		t.Fatalf("triage entries left queued: %d (%v)", left, err)
 	}
+}
+
+// storeWithQueuedTriages is a fresh store holding n alerts' incidents,
+// each with its automated triage queued.
+func storeWithQueuedTriages(t *testing.T, n int) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	st, cleanup, err := testenv.NewStore(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	alerts := make([]store.AlertIncident, n)
+	for i := range alerts {
+		alerts[i] = store.AlertIncident{
+			NewIncident:    store.NewIncident{Title: fmt.Sprintf("alert %d", i), IncidentType: "malware", Source: "edr", Severity: "high"},
+			ExternalSource: "edr", QueueTriage: true,
+		}
+	}
+	for _, o := range st.CreateIncidentsFromAlerts(ctx, alerts) {
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
+	}
+	return st
 }

@@ -2,7 +2,6 @@ package dispatch
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"testing"
 
@@ -21,23 +20,7 @@ import (
 // run as before, under the entry's id.
 func TestQueuedTriageStartsItsRecordedRun(t *testing.T) {
 	ctx := context.Background()
-	st, cleanup, err := testenv.NewStore(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanup()
-	alerts := make([]store.AlertIncident, 3)
-	for i := range alerts {
-		alerts[i] = store.AlertIncident{
-			NewIncident:    store.NewIncident{Title: fmt.Sprintf("alert %d", i), IncidentType: "malware", Source: "edr", Severity: "high"},
-			ExternalSource: "edr", QueueTriage: true,
-		}
-	}
-	for _, o := range st.CreateIncidentsFromAlerts(ctx, alerts) {
-		if o.Err != nil {
-			t.Fatal(o.Err)
-		}
-	}
+	st := storeWithQueuedTriages(t, 3)
 	entries, err := st.NextIntakes(ctx, 10, store.IntakeTriage)
 	if err != nil || len(entries) != 3 {
 		t.Fatalf("queued triage entries: %d (%v)", len(entries), err)
