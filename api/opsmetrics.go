@@ -33,7 +33,7 @@ func newOpsCollector(s *server) *opsCollector {
 		inProgress:  d("vigil_incidents_in_progress", "Incidents not yet resolved."),
 		actions:     d("vigil_actions_total", "Response actions in the store, by action type and status.", "action_type", "status"),
 		pending:     d("vigil_pending_approvals", "Actions waiting for an approver."),
-		triageDur:   d("vigil_triage_duration_seconds", "Duration of completed triage runs."),
+		triageDur:   d("vigil_triage_duration_seconds", "Duration of completed triage runs, from the request (an automated run: from its queueing with the incident) to the stored verdict."),
 		actionDur:   d("vigil_action_duration_seconds", "Time from an action's request to its execution."),
 		queue:       d("mq_messages_pending", "Intake queue entries waiting for the dispatcher, by topic (alert, triage, playbook).", "topic"),
 		healthy:     d("component_healthy", "1 when the component answers its health probe, else 0.", "component"),
