@@ -165,28 +165,29 @@ func (s *Store) updateOwnAction(ctx context.Context, id, workflowID string, from
 		return false, nil
 	}
 	changes["updated_at"] = Now()
-	done := false
-	apply := func(tx *gorm.DB) error {
-		q := tx.Model(&Action{}).Where("id = ? AND status IN ?", id, from)
-		if workflowID != "" {
-			q = q.Where("workflow_id = ?", workflowID)
+	where, args := "id = ? AND status IN ?", []any{id, from}
+	if workflowID != "" {
+		where, args = where+" AND workflow_id = ?", append(args, workflowID)
+	}
+	if event == "" {
+		res := s.db.WithContext(ctx).Model(&Action{}).Where(where, args...).Updates(changes)
+		if res.Error != nil {
+			return false, fmt.Errorf("update action: %w", res.Error)
 		}
-		res := q.Updates(changes)
-		if res.Error != nil || res.RowsAffected != 1 {
-			return res.Error
+		return res.RowsAffected == 1, nil
+	}
+	done := false
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		matched, notify, err := updateNotifying(tx, "actions", where, args, changes, event)
+		if err != nil || !matched {
+			return err
 		}
 		done = true
-		if event == "" {
+		if !notify {
 			return nil
 		}
-		return recordActionEvent(tx, event, id, nil)
-	}
-	var err error
-	if event == "" {
-		err = apply(s.db.WithContext(ctx))
-	} else {
-		err = s.db.WithContext(ctx).Transaction(apply)
-	}
+		return actionEvent(tx, event, id, nil)
+	})
 	if err != nil {
 		return false, fmt.Errorf("update action: %w", err)
 	}

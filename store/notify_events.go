@@ -179,6 +179,11 @@ func recordActionEvent(tx *gorm.DB, typ EventType, id string, extra map[string]a
 	if on, err := notifying(tx, typ); err != nil || !on {
 		return err
 	}
+	return actionEvent(tx, typ, id, extra)
+}
+
+// actionEvent is recordActionEvent once a consumer is known to exist.
+func actionEvent(tx *gorm.DB, typ EventType, id string, extra map[string]any) error {
 	var a Action
 	if err := tx.Take(&a, "id = ?", id).Error; err != nil {
 		return err

@@ -173,12 +173,10 @@ func (s *Store) CompleteTriage(ctx context.Context, triageID string, out TriageO
 		// A resolved incident keeps its status; a fresh verdict on it is
 		// still recorded. The update also answers whether the event has a
 		// consumer (see notifying), saving a round trip.
-		consumers, consumerArgs := consumersExpr(EventTriageCompleted)
-		var notify []bool
-		err := tx.Raw(`UPDATE incidents SET verdict = ?, recommended_actions = ?, triaged_at = ?, updated_at = ?,
-			status = CASE WHEN status = ? THEN status ELSE ? END WHERE id = ? RETURNING `+consumers,
-			append([]any{NewJSON(&verdict), NewJSON(actions), now, now, StatusResolved, StatusTriaged, t.IncidentID},
-				consumerArgs...)...).Scan(&notify).Error
+		matched, notify, err := updateNotifying(tx, "incidents", "id = ?", []any{t.IncidentID}, map[string]any{
+			"verdict": NewJSON(&verdict), "recommended_actions": NewJSON(actions), "triaged_at": now, "updated_at": now,
+			"status": gorm.Expr("CASE WHEN status = ? THEN status ELSE ? END", StatusResolved, StatusTriaged),
+		}, EventTriageCompleted)
 		if err != nil {
 			return err
 		}
@@ -189,10 +187,10 @@ func (s *Store) CompleteTriage(ctx context.Context, triageID string, out TriageO
 			"triage_id": t.ID, "classification": verdict.Classification, "confidence": verdict.Confidence,
 			"category": verdict.Category, "recommended_actions": actions,
 		}
-		if len(notify) == 0 { // the incident is gone: the event goes without it
+		if !matched { // the incident is gone: the event goes without it
 			return recordIncidentEvent(tx, EventTriageCompleted, t.IncidentID, data)
 		}
-		if !notify[0] {
+		if !notify {
 			return nil
 		}
 		return incidentEvent(tx, EventTriageCompleted, t.IncidentID, data)
