@@ -174,15 +174,8 @@ func incidentEvent(tx *gorm.DB, typ EventType, incidentID string, data map[strin
 	return insertEvent(tx, typ, &inc, data)
 }
 
-// recordActionEvent records an event about an action and its incident.
-func recordActionEvent(tx *gorm.DB, typ EventType, id string, extra map[string]any) error {
-	if on, err := notifying(tx, typ); err != nil || !on {
-		return err
-	}
-	return actionEvent(tx, typ, id, extra)
-}
-
-// actionEvent is recordActionEvent once a consumer is known to exist.
+// actionEvent records an event about an action and its incident; the
+// caller knows the event has a consumer (see updateNotifying).
 func actionEvent(tx *gorm.DB, typ EventType, id string, extra map[string]any) error {
 	var a Action
 	if err := tx.Take(&a, "id = ?", id).Error; err != nil {
