@@ -214,19 +214,21 @@ func TestRuleAnalyzerIntelHostileValues(t *testing.T) {
 // what the type-specific analyzers recommend for the same class.
 func TestEscalateMatchesAnalyzers(t *testing.T) {
 	for _, tc := range []struct {
-		incidentType, payload, class string
+		incidentType, severity, payload, class string
 	}{
-		{"phishing", phishLookalikeCredential, ClassMalicious},
-		{"phishing", phishMiddle, ClassSuspicious},
-		{"phishing", phishPersonalMail, ClassUnknown},
-		{"malware", edrRansomware, ClassMalicious},
-		{"malware", encodedPowerShellOnly, ClassSuspicious},
-		{"malware", `{}`, ClassSuspicious},
-		{"suspicious_login", loginTakeover, ClassMalicious},
-		{"suspicious_login", loginBruteForce, ClassSuspicious},
-		{"other", genericDLP, ClassSuspicious},
+		{"phishing", "high", phishLookalikeCredential, ClassMalicious},
+		{"phishing", "high", phishMiddle, ClassSuspicious},
+		{"phishing", "high", phishPersonalMail, ClassUnknown},
+		{"malware", "high", edrRansomware, ClassMalicious},
+		// Rated medium: a high rating would lift it to malicious
+		// (applyVendorRating).
+		{"malware", "medium", encodedPowerShellOnly, ClassSuspicious},
+		{"malware", "high", `{}`, ClassSuspicious},
+		{"suspicious_login", "high", loginTakeover, ClassMalicious},
+		{"suspicious_login", "high", loginBruteForce, ClassSuspicious},
+		{"other", "high", genericDLP, ClassSuspicious},
 	} {
-		a := analyze(t, Incident{IncidentType: tc.incidentType, Severity: "high", RawData: mustJSON(t, tc.payload)})
+		a := analyze(t, Incident{IncidentType: tc.incidentType, Severity: tc.severity, RawData: mustJSON(t, tc.payload)})
 		if a.Verdict.Classification != tc.class {
 			t.Fatalf("%s fixture is %s, want %s", tc.incidentType, a.Verdict.Classification, tc.class)
 		}

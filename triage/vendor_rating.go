@@ -1,0 +1,43 @@
+package triage
+
+// vendorRatingWeight is what the reporting product's own rating of an
+// alert adds, for the ratings that count (see applyVendorRating).
+var vendorRatingWeight = map[int]float64{3: 0.3, 4: 0.4}
+
+// vendorRatingExplainedBy is the benign weight of a single piece of
+// evidence that explains an alert's red flags away, so that the product's
+// rating is not added.
+const vendorRatingExplainedBy = 0.2
+
+// applyVendorRating weighs the reporting product's own rating when the
+// evidence found leans towards risk without proving it. A product that
+// rates an alert high or critical has usually seen more than its payload
+// shows (the telemetry around it, its own models), and an analyst takes
+// such an alert as an attack unless something in it explains the red
+// flags away. So the rating is added as evidence to a suspicious verdict
+// that no benign evidence tempers, and the verdict is classified again:
+// it can only rise. Severity alone never makes a verdict: an alert with
+// nothing suspicious found stays where its evidence put it.
+func applyVendorRating(kind string, a Analysis, f Fields) Analysis {
+	w := vendorRatingWeight[f.Severity]
+	if a.Verdict.Classification != ClassSuspicious || w == 0 || (kind != kindMalware && kind != kindGeneric) {
+		return a
+	}
+	return rescore(kind, a, func(ev *evidence) bool {
+		for _, c := range ev.counted() {
+			if c <= -vendorRatingExplainedBy {
+				return false
+			}
+		}
+		ev.add(w, "the reporting product rated it %s, and nothing found explains the red flags away", severityName(f.Severity))
+		return true
+	}, func(_, to string, _ *evidence) string { return to }, recategorize)
+}
+
+// severityName is the word for a severity rank of 3 or 4.
+func severityName(rank int) string {
+	if rank >= 4 {
+		return "critical"
+	}
+	return "high"
+}

@@ -1,0 +1,42 @@
+package triage
+
+import (
+	"strings"
+	"testing"
+)
+
+// The product's own rating lifts an endpoint alert whose evidence is
+// suspicious and untempered, and only such an alert.
+func TestVendorRatingLiftsOnlyUntemperedEndpointSuspicion(t *testing.T) {
+	for _, tc := range []struct {
+		name, incidentType, severity, payload, class string
+	}{
+		{"rated high", "malware", "high", encodedPowerShellOnly, ClassMalicious},
+		{"rated critical", "malware", "critical", encodedPowerShellOnly, ClassMalicious},
+		{"rated medium", "malware", "medium", encodedPowerShellOnly, ClassSuspicious},
+		{"sign-in failures rated high", "suspicious_login", "high", loginBruteForce, ClassSuspicious},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := analyze(t, Incident{IncidentType: tc.incidentType, Severity: tc.severity, RawData: mustJSON(t, tc.payload)})
+			if a.Verdict.Classification != tc.class {
+				t.Fatalf("%s, want %s: %s", a.Verdict.Classification, tc.class, a.Verdict.Reasoning)
+			}
+			lifted := strings.Contains(a.Verdict.Reasoning, "The reporting product rated it")
+			if lifted != (tc.class == ClassMalicious) {
+				t.Fatalf("rating in the reasoning: %v: %s", lifted, a.Verdict.Reasoning)
+			}
+		})
+	}
+}
+
+// Benign evidence that explains the red flags away keeps the rating out.
+func TestVendorRatingYieldsToBenignEvidence(t *testing.T) {
+	ev := &evidence{label: "Malware"}
+	ev.add(0.35, "encoded command line")
+	ev.add(-0.25, "signed by the organisation's own deployment tool")
+	a := buildAnalysis(ev, ClassSuspicious, "suspicious_activity", nil)
+	got := applyVendorRating(kindMalware, a, Fields{Severity: 4})
+	if got.Verdict.Classification != ClassSuspicious || strings.Contains(got.Verdict.Reasoning, "rated it") {
+		t.Fatalf("benign evidence did not hold the rating back: %s", got.Verdict.Reasoning)
+	}
+}
