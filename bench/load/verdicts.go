@@ -48,7 +48,7 @@ func databaseVerdicts(cfg config, dialect store.Dialect, sec section) []verdict.
 			fmt.Sprintf("%s/s (accept → verdict p50 %s, p99 %s)", rate(r.Stats.OpsPerSec()), ms(r.Stats.P50), ms(r.Stats.P99)),
 			"bare workflow + one activity: "+rate(r.Base.OpsPerSec())+"/s",
 			ratioOf(r.Stats.OpsPerSec(), r.Base.OpsPerSec()), verdict.OfThroughput, autoTriageGoal)
-		out = append(out, failed(v, r.Stats))
+		out = append(out, unstableBaseline(failed(v, r.Stats), *r.Base))
 	}
 	if r, ok := rows["6"]; ok && r.Base != nil {
 		out = append(out, verdict.AtLeast(engine("triage request answered with its verdict"),
@@ -77,6 +77,22 @@ func listVerdict(cfg config, dialect store.Dialect, path string, r result) verdi
 		v.Met = verdict.YesNo(r.Stats.P99 <= listGoalP99)
 	}
 	return failed(v, r.Stats)
+}
+
+// baselineStallFactor is how many times its p50 a baseline's p99 may be
+// before the baseline counts as stalled. A healthy 5b keeps its p99 within
+// three times its p50; a stalled one had a start wait a minute for its
+// first workflow task (seen on the dev server), which sinks its rate and
+// would flatter any ratio taken against it.
+const baselineStallFactor = 20
+
+// unstableBaseline leaves a goal unjudged when its baseline stalled: a
+// ratio against it says nothing. A goal already not met stays not met.
+func unstableBaseline(v verdict.Verdict, base stats) verdict.Verdict {
+	if v.Met == "yes" && base.P50 > 0 && base.P99 > baselineStallFactor*base.P50 {
+		v.Met = verdict.NotJudged(fmt.Sprintf("baseline stalled: p99 %s against p50 %s", ms(base.P99), ms(base.P50)))
+	}
+	return v
 }
 
 // failed marks a goal not met when operations of its row failed.

@@ -59,3 +59,29 @@ func TestDatabaseVerdictsJudgeIntakeAndAutoTriage(t *testing.T) {
 		}
 	}
 }
+
+func TestAutoTriageIsNotJudgedAgainstAStalledBaseline(t *testing.T) {
+	healthy := stats{Ops: 600, Elapsed: 10 * time.Second, P50: 240 * time.Millisecond, P99: 350 * time.Millisecond}
+	stalledBase := healthy
+	stalledBase.Elapsed, stalledBase.P99 = 70*time.Second, 61*time.Second
+	for _, c := range []struct {
+		name string
+		base stats
+		ops  int
+		met  string
+	}{
+		{"healthy baseline, goal met", healthy, 600, "yes"},
+		{"healthy baseline, goal missed", healthy, 300, "no"},
+		{"stalled baseline flatters the ratio", stalledBase, 300, verdict.NotJudged("baseline stalled: p99 61000.00 ms against p50 240.00 ms")},
+		{"stalled baseline, goal missed anyway", stalledBase, 30, "no"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sec := section{Title: "PostgreSQL"}
+			sec.add(result{ID: "6w", Stats: stats{Ops: c.ops, Elapsed: 10 * time.Second}, Base: &c.base})
+			got := databaseVerdicts(config{}, store.DialectPostgres, sec)
+			if len(got) != 1 || got[0].Met != c.met {
+				t.Fatalf("verdicts %+v, want met %q", got, c.met)
+			}
+		})
+	}
+}
