@@ -90,6 +90,10 @@ type signal struct {
 	// group names the underlying fact the signal reads; signals of one
 	// group are one piece of evidence, so only the strongest counts.
 	group string
+	// context marks a signal about the alert rather than anything it
+	// observed (its reported severity, how many observables it carries, a
+	// hash to hunt): it weighs like any other, but is no red flag.
+	context bool
 }
 
 // evidence accumulates signals in the order the rules are evaluated. Rules
@@ -107,6 +111,12 @@ type evidence struct {
 
 func (ev *evidence) add(weight float64, format string, args ...any) {
 	ev.addGrouped("", weight, format, args...)
+}
+
+// addContext adds a context signal (see signal.context).
+func (ev *evidence) addContext(weight float64, format string, args ...any) {
+	ev.add(weight, format, args...)
+	ev.signals[len(ev.signals)-1].context = true
 }
 
 // addGrouped adds a signal that reads the same fact as the other signals

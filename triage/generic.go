@@ -13,16 +13,16 @@ var genericSeverityWeight = [...]float64{-0.05, 0, 0.10, 0.20, 0.30}
 func analyzeGeneric(inc Incident, ind Indicators) Analysis {
 	ev := &evidence{label: "Generic"}
 	if sev, rank := incidentSeverity(inc, newDoc(inc.RawData)); rank >= 0 && genericSeverityWeight[rank] != 0 {
-		ev.add(genericSeverityWeight[rank], "reported severity is %s", sev)
+		ev.addContext(genericSeverityWeight[rank], "reported severity is %s", sev)
 	}
 	switch n := indicatorCount(ind); {
 	case n >= 5:
-		ev.add(0.10, "%d observables (URLs, domains, IPs, hashes, e-mails) give material to investigate", n)
+		ev.addContext(0.10, "%d observables (URLs, domains, IPs, hashes, e-mails) give material to investigate", n)
 	case n >= 1:
-		ev.add(0.05, "%d observable(s) extracted for enrichment", n)
+		ev.addContext(0.05, "%d observable(s) extracted for enrichment", n)
 	}
 	if h := preferredHash(ind.Hashes); h != "" {
-		ev.add(0.05, "file hash %s can be checked against threat intelligence", h)
+		ev.addContext(0.05, "file hash %s can be checked against threat intelligence", h)
 	}
 	class := ClassUnknown
 	if ev.score() >= genericSuspiciousScore {

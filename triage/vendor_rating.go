@@ -15,21 +15,29 @@ const vendorRatingExplainedBy = 0.2
 // shows (the telemetry around it, its own models), and an analyst takes
 // such an alert as an attack unless something in it explains the red
 // flags away. So the rating is added as evidence to a suspicious verdict
-// that no benign evidence tempers, and the verdict is classified again:
-// it can only rise. Severity alone never makes a verdict: an alert with
-// nothing suspicious found stays where its evidence put it.
+// that at least one red flag supports (a finding of substance, not the
+// alert's own severity or its observables) and no benign evidence
+// tempers, and the verdict is classified again: it can only rise. It
+// applies to endpoint and other detections (the malware and generic
+// kinds); phishing and sign-in verdicts are left alone, since there a high
+// rating often sits on failed attempts or bulk mail.
 func applyVendorRating(kind string, a Analysis, f Fields) Analysis {
 	w := vendorRatingWeight[f.Severity]
 	if a.Verdict.Classification != ClassSuspicious || w == 0 || (kind != kindMalware && kind != kindGeneric) {
 		return a
 	}
 	return rescore(kind, a, func(ev *evidence) bool {
-		for _, c := range ev.counted() {
+		flagged := false
+		for i, c := range ev.counted() {
 			if c <= -vendorRatingExplainedBy {
 				return false
 			}
+			flagged = flagged || (c >= substantive && !ev.signals[i].context)
 		}
-		ev.add(w, "the reporting product rated it %s, and nothing found explains the red flags away", severityName(f.Severity))
+		if !flagged {
+			return false
+		}
+		ev.addContext(w, "the reporting product rated it %s, and nothing found explains the red flags away", severityName(f.Severity))
 		return true
 	}, func(_, to string, _ *evidence) string { return to }, recategorize)
 }

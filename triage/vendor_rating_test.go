@@ -40,3 +40,11 @@ func TestVendorRatingYieldsToBenignEvidence(t *testing.T) {
 		t.Fatalf("benign evidence did not hold the rating back: %s", got.Verdict.Reasoning)
 	}
 }
+
+// A rating with nothing of substance found is no evidence of its own.
+func TestVendorRatingNeedsARedFlag(t *testing.T) {
+	a := analyze(t, Incident{IncidentType: "alert", Severity: "critical", RawData: mustJSON(t, `{"title":"Alert"}`)})
+	if strings.Contains(a.Verdict.Reasoning, "rated it") {
+		t.Fatalf("rating added with no red flag: %s", a.Verdict.Reasoning)
+	}
+}
