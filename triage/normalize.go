@@ -296,7 +296,7 @@ func readAlert(d *doc) AlertFields {
 		a.IntelConfidence = int(n)
 	}
 	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
-		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || a.TestFile
+		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || simulationCampaign(d) || a.TestFile
 	a.CorrelatedUserAction = correlatedUserAction(d)
 	seen := map[string]bool{}
 	for _, s := range d.strs("mitretechniques", "techniqueid", "techniques", "attacktechniques", "mitreattack") {

@@ -115,6 +115,7 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	readEndpointContext(d, p, &f)
 	readEndpointProvenance(d, p, &f)
 	readEndpointBehaviour(d, p, &f)
+	readEndpointEstablished(d, p, &f)
 	return f
 }
 

@@ -54,6 +54,17 @@ type EndpointContext struct {
 	// ApprovedChange is set when the alert carries the organisation's
 	// record of an approved change or maintenance window.
 	ApprovedChange bool `expr:"approved_change" json:"approved_change,omitempty"`
+	// OrgDeployment names the endpoint-management tool that installed the
+	// program (configmgr, intune, pdq, jamf, ...) by the payload's install
+	// record or the tool's package cache, or "".
+	OrgDeployment string `expr:"org_deployment" json:"org_deployment,omitempty"`
+	// EstablishedJob is set when the process ran under a recurring job
+	// with a history of earlier runs (a scheduled task, cron or backup
+	// job), as the system, a service account or a management agent.
+	EstablishedJob bool `expr:"established_job" json:"established_job,omitempty"`
+	// FleetHosts is how many of the organisation's own machines run the
+	// same file (0 when not stated).
+	FleetHosts int `expr:"fleet_hosts" json:"fleet_hosts,omitempty"`
 }
 
 // buildAgentRe recognises a CI agent by its program or working folder.

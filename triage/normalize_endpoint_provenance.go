@@ -30,8 +30,9 @@ var managementAgents = []string{
 // vendor's next version.
 var updaterRe = regexp.MustCompile(`(?i)(updater|autoupdate|update[ _-]?(service|agent|helper|checker)|maintenanceservice|softwareupdate|\bgup\.exe|googleupdate|msedgeupdate|updatesvc)`)
 
-// changeKeys name the organisation's record of an approved change.
-var changeKeys = []string{"changeticket", "changerequest", "changeid", "changenumber", "changewindow", "maintenancewindow", "approvedchange", "changeapproval"}
+// changeKeys name the organisation's record of an approved change, or of
+// the service-desk request the activity answers.
+var changeKeys = []string{"changeticket", "servicedeskticket", "supportticket", "helpdeskticket", "changerequest", "changeid", "changenumber", "changewindow", "maintenancewindow", "approvedchange", "changeapproval"}
 
 // dualUseTools are legitimate programs intruders rename to hide: a copy
 // running under another name is not the administrator's copy.

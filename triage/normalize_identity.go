@@ -312,6 +312,10 @@ func readMFA(f *IdentityFields, cur *doc, riskCompact string) {
 // with the gateway's nodes, the usual cause of false impossible travel.
 var corporateGateways = []string{"zscaler", "netskope", "forcepoint", "iboss", "menlo security", "prisma access", "umbrella secure internet gateway"}
 
+// networkCategoryKeys name where a SIEM's asset or network lookup files the
+// category of a source address (src_category, ip_category).
+var networkCategoryKeys = []string{"srccategory", "sourcecategory", "ipcategory", "networkcategory", "srcipcategory"}
+
 // corporateEgress reports a sign-in through the organisation's own network
 // path: a named (trusted) location of the identity provider, or a cloud
 // security gateway the organisation routes its users through. A plain
@@ -323,7 +327,12 @@ func corporateEgress(cur *doc, netText string) bool {
 			return true
 		}
 	}
-	names := strings.ToLower(netText + " " + lowerJoin(cur.strs("isp", "asorg", "asnorg", "organization", "networknames", "networkname", "tags")))
+	for _, c := range cur.strs(networkCategoryKeys...) {
+		if k := normKey(c); containsAnyTerm(k, "corporateproxy", "corporateegress", "corporatenetwork", "trustednetwork", "companyproxy") {
+			return true
+		}
+	}
+	names := strings.ToLower(netText + " " + lowerJoin(cur.strs("isp", "asorg", "asnorg", "organization", "networknames", "networkname", "tags", "asn", "srcasn", "sourceasn", "asname")))
 	return firstSubstring(names, corporateGateways) != ""
 }
 
