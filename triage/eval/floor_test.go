@@ -42,7 +42,7 @@ var untunedFolders = map[string]string{
 	"fresh5": "untuned", "fresh6": "untuned",
 	"fresh7": "recent", "fresh8": "recent",
 	"fresh9": "round", "fresh10": "newest", "fresh11": "latest",
-	"fresh12": "untouched", "fresh13": "untouched",
+	"fresh12": "untouched", "fresh13": "untouched", "fresh14": "untouched",
 }
 
 // setDir holds the labelled cases.
