@@ -1,10 +1,8 @@
 package store_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/vigil-soc/vigil/internal/testenv"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -12,12 +10,7 @@ import (
 // enabled, carrying the action and its incident, and not at all while none
 // is; a repeated end announces nothing more.
 func TestActionEndRecordsItsEventOnlyForAChannel(t *testing.T) {
-	st := testenv.OpenStore(t)
-	ctx := context.Background()
-	inc, err := st.CreateIncident(ctx, newIncident("critical"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, ctx, inc := storeWithIncident(t, "critical")
 	newAction := func(id string) *store.Action {
 		t.Helper()
 		a := &store.Action{ID: id, IncidentID: &inc.ID, ActionType: "create_ticket",
@@ -29,17 +22,7 @@ func TestActionEndRecordsItsEventOnlyForAChannel(t *testing.T) {
 	}
 	actionEvents := func() []store.NotificationEvent {
 		t.Helper()
-		q, err := st.QueuedEvents(ctx, 100)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []store.NotificationEvent
-		for _, ev := range q {
-			if ev.EventType == string(store.EventActionCompleted) || ev.EventType == string(store.EventActionFailed) {
-				out = append(out, ev)
-			}
-		}
-		return out
+		return queuedEventsOf(t, st, store.EventActionCompleted, store.EventActionFailed)
 	}
 	quiet := newAction("11111111-1111-1111-1111-111111111111")
 	if done, err := st.CompleteOwnAction(ctx, quiet.ID, quiet.WorkflowID, "system", store.ActionResult{Success: true}); err != nil || !done {

@@ -1,27 +1,17 @@
 package store_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 
-	"github.com/vigil-soc/vigil/internal/testenv"
 	"github.com/vigil-soc/vigil/store"
 )
 
 // A policy decision reads its action and the incident fields rules look
 // at in one statement; an action outside any incident has none.
 func TestGetActionForDecisionReadsTheIncidentAlongside(t *testing.T) {
-	st := testenv.OpenStore(t)
-	ctx := context.Background()
-	inc, err := st.CreateIncident(ctx, newIncident("critical"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, _, err := st.BeginTriage(ctx, inc.ID, false, &store.Triage{ID: "55555555-5555-5555-5555-555555555555", WorkflowID: "wf"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, ctx, inc := storeWithIncident(t, "critical")
+	tr := runningTriage(t, st, inc, "55555555-5555-5555-5555-555555555555")
 	if _, err := st.CompleteTriage(ctx, tr.ID, store.TriageOutcome{
 		Verdict: store.Verdict{Classification: "malicious", Confidence: 0.9, Category: "malware"}}); err != nil {
 		t.Fatal(err)

@@ -162,16 +162,8 @@ func TestCompleteTriageCreatesItsActionsOnce(t *testing.T) {
 // Completing a run writes its duration and answers the record as stored,
 // without reading it first; a repeat answers the first completion's record.
 func TestCompleteTriageAnswersTheStoredRunWithItsDuration(t *testing.T) {
-	st := testenv.OpenStore(t)
-	ctx := context.Background()
-	inc, err := st.CreateIncident(ctx, newIncident("high"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, _, err := st.BeginTriage(ctx, inc.ID, false, &store.Triage{ID: "66666666-6666-6666-6666-666666666666", WorkflowID: "wf"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, ctx, inc := storeWithIncident(t, "high")
+	tr := runningTriage(t, st, inc, "66666666-6666-6666-6666-666666666666")
 	const pause = 40 * time.Millisecond
 	time.Sleep(pause)
 	first, err := st.CompleteTriage(ctx, tr.ID, store.TriageOutcome{Verdict: store.Verdict{Classification: "benign"},
@@ -207,14 +199,8 @@ func TestCompleteTriageRecordsItsEventOnlyForAChannel(t *testing.T) {
 	ctx := context.Background()
 	complete := func(id string) *store.Incident {
 		t.Helper()
-		inc, err := st.CreateIncident(ctx, newIncident("high"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, _, err := st.BeginTriage(ctx, inc.ID, false, &store.Triage{ID: id, WorkflowID: "wf-" + id})
-		if err != nil {
-			t.Fatal(err)
-		}
+		inc := addIncident(t, st, "high")
+		tr := runningTriage(t, st, inc, id)
 		if _, err := st.CompleteTriage(ctx, tr.ID, store.TriageOutcome{Verdict: store.Verdict{Classification: "malicious"}}); err != nil {
 			t.Fatal(err)
 		}
@@ -222,17 +208,7 @@ func TestCompleteTriageRecordsItsEventOnlyForAChannel(t *testing.T) {
 	}
 	triageEvents := func() []store.NotificationEvent {
 		t.Helper()
-		q, err := st.QueuedEvents(ctx, 100)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []store.NotificationEvent
-		for _, ev := range q {
-			if ev.EventType == string(store.EventTriageCompleted) {
-				out = append(out, ev)
-			}
-		}
-		return out
+		return queuedEventsOf(t, st, store.EventTriageCompleted)
 	}
 	complete("11111111-1111-1111-1111-111111111111")
 	if evs := triageEvents(); len(evs) != 0 {
