@@ -133,6 +133,7 @@ func readInfrastructure(f *Fields, raw map[string]any, d *doc, family string) {
 	if (family == "" || f.Shape == "" && d.has(flowKeys...)) && !cloudFormats[f.Format] {
 		f.Network = readNetworkFields(raw, d)
 	}
+	f.Network.Kerberoast = kerberoast(raw, d)
 }
 
 // pipelineIdentities are the names CI/CD and infrastructure-as-code

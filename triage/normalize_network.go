@@ -100,7 +100,6 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f.Callback = exploitCallback(raw) || containsAnyTerm(d.text, "reverse shell", "reverse-shell", "connected back to the attacker", "reverse connection", "called back to", "callback to the attack", "outbound connection to the attack", "outbound session to the attack")
 	f.DNSTunnel = dnsTunnel(d) || strings.Contains(strings.NewReplacer("-", " ", "_", " ").Replace(sigText), "dns tunnel")
 	f.Beaconing = beaconing(d)
-	f.Kerberoast = rc4ServiceTickets(raw) >= kerberoastMinServices
 	f.MaliciousDestination = maliciousDestination(d)
 	f.YoungDomain = youngDomain(d)
 	action := lowerJoin(d.scalarStrs("action", "verdict", "act", "disposition", "alertaction"))

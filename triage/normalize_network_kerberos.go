@@ -7,6 +7,18 @@ import "strings"
 // Kerberoasting rather than one legacy application.
 const kerberoastMinServices = 5
 
+// kerberosCipherKeys name a Kerberos record's ticket encryption.
+var kerberosCipherKeys = []string{"cipher", "ticketencryptiontype", "encryptiontype", "etype"}
+
+// kerberoast reports Kerberos records in the payload in which one client
+// was issued RC4 service tickets for kerberoastMinServices or more
+// service accounts. Such records reach every family (a sign-in feed, an
+// EDR's event log, a network sensor), so they are read whatever the
+// alert's shape; a payload without a ticket cipher is not walked.
+func kerberoast(raw map[string]any, d *doc) bool {
+	return d.has(kerberosCipherKeys...) && rc4ServiceTickets(raw) >= kerberoastMinServices
+}
+
 // rc4ServiceTickets counts, for the client that asked for most, the
 // distinct service accounts for which the payload's Kerberos records (Zeek
 // kerberos.log, Windows event 4769) show a service ticket issued with RC4
@@ -15,29 +27,14 @@ const kerberoastMinServices = 5
 // do.
 func rc4ServiceTickets(raw map[string]any) int {
 	byClient := map[string]map[string]bool{}
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
-		if depth > 6 {
-			return
+	walkMaps(raw, 0, func(m map[string]any) {
+		if client, svc, ok := rc4ServiceTicket(m); ok {
+			if byClient[client] == nil {
+				byClient[client] = map[string]bool{}
+			}
+			byClient[client][svc] = true
 		}
-		switch t := v.(type) {
-		case map[string]any:
-			if client, svc, ok := rc4ServiceTicket(t); ok {
-				if byClient[client] == nil {
-					byClient[client] = map[string]bool{}
-				}
-				byClient[client][svc] = true
-			}
-			for _, c := range t {
-				walk(c, depth+1)
-			}
-		case []any:
-			for _, c := range t {
-				walk(c, depth+1)
-			}
-		}
-	}
-	walk(raw, 0)
+	})
 	most := 0
 	for _, services := range byClient {
 		most = max(most, len(services))
@@ -50,7 +47,7 @@ func rc4ServiceTickets(raw map[string]any) int {
 // with RC4.
 func rc4ServiceTicket(m map[string]any) (client, service string, ok bool) {
 	d := newDoc(m)
-	cipher := strings.ToLower(d.scalarStr("cipher", "ticketencryptiontype", "encryptiontype", "etype"))
+	cipher := strings.ToLower(d.scalarStr(kerberosCipherKeys...))
 	if !(strings.Contains(cipher, "rc4") || cipher == "0x17" || cipher == "23") {
 		return "", "", false
 	}

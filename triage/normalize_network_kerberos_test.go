@@ -37,7 +37,11 @@ func TestRC4ServiceTicketsForManyAccountsFromOneClient(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		windows = append(windows, map[string]any{"EventID": 4769, "ServiceName": fmt.Sprintf("svc-%d", i), "TicketEncryptionType": "0x17", "IpAddress": "::ffff:10.1.1.1"})
 	}
-	if f := normalize(Incident{IncidentType: "alert", RawData: map[string]any{"events": windows}}, Indicators{}); !f.Network.Kerberoast {
-		t.Error("Windows 4769 records with encryption type 0x17 are RC4 service tickets")
+	// The records are read whatever the alert's family: they reach a
+	// sign-in feed or an EDR's event log as well as a network sensor.
+	for _, typ := range []string{"alert", "suspicious_login", "malware"} {
+		if f := normalize(Incident{IncidentType: typ, RawData: map[string]any{"events": windows}}, Indicators{}); !f.Network.Kerberoast {
+			t.Errorf("%s: Windows 4769 records with encryption type 0x17 are RC4 service tickets", typ)
+		}
 	}
 }
