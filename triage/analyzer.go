@@ -115,8 +115,7 @@ func (ev *evidence) add(weight float64, format string, args ...any) {
 
 // addContext adds a context signal (see signal.context).
 func (ev *evidence) addContext(weight float64, format string, args ...any) {
-	ev.add(weight, format, args...)
-	ev.signals[len(ev.signals)-1].context = true
+	ev.signals = append(ev.signals, signal{weight: weight, text: fmt.Sprintf(format, args...), context: true})
 }
 
 // addGrouped adds a signal that reads the same fact as the other signals

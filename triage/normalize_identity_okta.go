@@ -18,28 +18,13 @@ var oktaRiskLevelRe = regexp.MustCompile(`level\s*[=:]\s*"?(high|medium|low|none
 // readOktaRisk reads Okta's risk level and ThreatInsight verdict.
 func readOktaRisk(f *IdentityFields, cur *doc) {
 	for _, s := range cur.scalarStrs("risk") {
-		if m := oktaRiskLevelRe.FindStringSubmatch(strings.ToLower(s)); m != nil && riskRank(m[1]) > riskRank(f.RiskLevel) {
+		if m := oktaRiskLevelRe.FindStringSubmatch(strings.ToLower(s)); m != nil && severityRank(m[1]) > severityRank(f.RiskLevel) {
 			f.RiskLevel = m[1]
 		}
 	}
-	if v, ok := cur.boolean("threatsuspected"); ok && v && riskRank(f.RiskLevel) < riskRank("medium") {
+	if v, ok := cur.boolean("threatsuspected"); ok && v && severityRank(f.RiskLevel) < severityRank("medium") {
 		f.RiskLevel = "medium"
 	}
-}
-
-// riskRank orders risk levels; unknown words rank with "".
-func riskRank(level string) int {
-	switch strings.ToLower(level) {
-	case "none":
-		return 1
-	case "low":
-		return 2
-	case "medium":
-		return 3
-	case "high":
-		return 4
-	}
-	return 0
 }
 
 // oktaBehaviorText is Okta's behaviour detections as one text, whether they
