@@ -285,7 +285,7 @@ func readAlert(d *doc) AlertFields {
 		Category: strings.ToLower(d.str("category", "classification", "threatclassification", "securitydomain")),
 	}
 	a.Text = lowerJoin(append(d.strs("title", "alertname", "description", "category", "searchname", "rulename", "detectname", "detectdescription", "threatname", "type", "determination", "classification", "name", "eventtype", "subject", "comment", "tags", "justification", "reason", "note", "policyname", "policy", "action", "appinstancetag", "instancetag", "apptag", "destinationtrust"), ""))
-	a.VendorVerdict, a.VendorVerdictSource = vendorVerdictWithSource(d)
+	a.VendorVerdict, a.VendorVerdictSource = vendorVerdict(d)
 	a.Action = vendorAction(d)
 	a.TestFile = testFileHash(d)
 	a.ScannerSource = scannerSource(d)

@@ -29,41 +29,37 @@ var verdictKeys = []string{
 var analysedVerdictKeys = setOf(
 	"analystverdict", "analystdetermination", "determination", "determinationvalue", "investigationresult",
 	"resolutionstatus", "resolutionreason", "classificationreason", "dispositionlabel", "closereason",
-	"closurereason", "workflowreason", "riskstate", "riskdetail", "sandboxresult", "detonationresult",
-	"sandboxverdict", "detonationverdict",
+	"closurereason", "workflowreason", "riskstate", "riskdetail",
 )
 
-// vendorVerdict folds the product's own conclusion to malicious,
-// suspicious, false_positive or "".
-func vendorVerdict(d *doc) string {
-	v, _ := vendorVerdictWithSource(d)
-	return v
+// positiveResultKeys are the detonation and scan results read when no
+// field of verdictKeys states a conclusion, with where each comes from. A
+// sandbox finding nothing in one attachment is not the product clearing
+// the alert (a QR code, an encrypted document or a link that waits for a
+// click all detonate clean), so only positive findings count.
+var positiveResultKeys = []struct{ key, source string }{
+	{"sandboxverdict", "analysed"}, {"detonationverdict", "analysed"}, {"detonationresult", "analysed"},
+	{"sandboxresult", "analysed"}, {"result", "engine"},
 }
 
-// vendorVerdictWithSource is vendorVerdict that also tells whether the
-// conclusion came after analysis ("analysed": an analyst's resolution, a
-// sandbox detonation, a triage classification such as Graph's
-// truePositive) or from the detection engine itself ("engine").
-func vendorVerdictWithSource(d *doc) (verdict, source string) {
+// vendorVerdict folds the product's own conclusion to malicious,
+// suspicious, false_positive or "", and tells whether it came after
+// analysis ("analysed": an analyst's resolution, a sandbox detonation, a
+// triage classification such as Graph's truePositive) or from the
+// detection engine itself ("engine").
+func vendorVerdict(d *doc) (verdict, source string) {
 	for _, name := range verdictKeys {
 		raw := d.str(name)
 		if v := vendorVerdictOf(raw); v != "" {
 			return v, verdictSource(name, raw)
 		}
 	}
-	for _, name := range []string{"sandboxverdict", "detonationverdict", "detonationresult"} {
-		if v := vendorVerdictOf(d.str(name)); v == "malicious" || v == "suspicious" {
-			return v, "analysed"
+	for _, r := range positiveResultKeys {
+		if v := vendorVerdictOf(d.str(r.key)); v == "malicious" || v == "suspicious" {
+			return v, r.source
 		}
 	}
-	v := vendorVerdictLast(d)
-	if v == "" {
-		return "", ""
-	}
-	if vendorVerdictOf(d.str("sandboxresult")) == v {
-		return v, "analysed"
-	}
-	return v, "engine"
+	return "", ""
 }
 
 // verdictSource names where a conclusion read under key came from. A
@@ -78,21 +74,6 @@ func verdictSource(key, raw string) string {
 		return "analysed"
 	}
 	return "engine"
-}
-
-// vendorVerdictLast reads the scan and sandbox results tried after every
-// stated conclusion.
-func vendorVerdictLast(d *doc) string {
-	// A sandbox finding nothing in one attachment is not the product
-	// clearing the alert: a QR code, an encrypted document or a link that
-	// waits for a click all detonate clean. Only positive findings of an
-	// attachment's sandbox, or of a bare "result", count as the verdict.
-	for _, name := range []string{"sandboxresult", "result"} {
-		if v := vendorVerdictOf(d.str(name)); v == "malicious" || v == "suspicious" {
-			return v
-		}
-	}
-	return ""
 }
 
 var (

@@ -127,7 +127,7 @@ func TestVendorVerdictIgnoresACleanAttachmentSandbox(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := vendorVerdict(newDoc(tt.raw)); got != tt.want {
+			if got, _ := vendorVerdict(newDoc(tt.raw)); got != tt.want {
 				t.Errorf("vendor verdict %q, want %q", got, tt.want)
 			}
 		})

@@ -28,7 +28,7 @@ func TestVendorDeterminationsAreFoldedAcrossVocabularies(t *testing.T) {
 		{map[string]any{"riskState": "atRisk"}, ""},
 	}
 	for _, tt := range tests {
-		if got := vendorVerdict(newDoc(tt.raw)); got != tt.want {
+		if got, _ := vendorVerdict(newDoc(tt.raw)); got != tt.want {
 			t.Errorf("%v: verdict %q, want %q", tt.raw, got, tt.want)
 		}
 	}
@@ -169,7 +169,7 @@ func TestAVerdictAfterAnalysisIsToldFromADetectionNamingItself(t *testing.T) {
 		{map[string]any{"title": "x"}, "", ""},
 	}
 	for _, tt := range tests {
-		v, src := vendorVerdictWithSource(newDoc(tt.raw))
+		v, src := vendorVerdict(newDoc(tt.raw))
 		if v != tt.verdict || src != tt.source {
 			t.Errorf("%v: %q from %q, want %q from %q", tt.raw, v, src, tt.verdict, tt.source)
 		}
