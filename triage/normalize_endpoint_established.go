@@ -49,7 +49,7 @@ var fleetKeys = []string{"machineswithsamehash", "hostswithsamehash", "deviceswi
 func readEndpointEstablished(d *doc, p processFacts, f *EndpointFields) {
 	c := &f.Context
 	c.OrgDeployment = orgDeployment(d, p, f)
-	c.EstablishedJob = establishedJob(d) && (c.SystemContext || c.ServiceAccount || f.Context.ManagementAgent != "" || runsAsServiceAccount(d))
+	c.EstablishedJob = establishedJob(d) && (c.SystemContext || c.ServiceAccount || c.ManagementAgent != "" || runsAsServiceAccount(d))
 	c.FleetHosts = fleetHosts(d)
 }
 
@@ -57,12 +57,7 @@ func readEndpointEstablished(d *doc, p processFacts, f *EndpointFields) {
 // program: from an install record, or from the deployer's package cache
 // in the parent's command line or the program's own path; "" otherwise.
 func orgDeployment(d *doc, p processFacts, f *EndpointFields) string {
-	var parts []string
-	for _, m := range d.maps(installRecordKeys...) {
-		parts = appendLeafStrings(parts, m, 0)
-	}
-	parts = append(parts, d.scalarStrs(installRecordKeys...)...)
-	if tool := firstMarker(lowerJoin(parts), deploymentTools); tool != "" {
+	if tool := firstMarker(lowerJoin(d.strs(installRecordKeys...)), deploymentTools); tool != "" {
 		return tool
 	}
 	paths := strings.ToLower(strings.Join([]string{p.ParentCommandLine, p.ParentPath, f.FilePath}, "\n"))
