@@ -296,7 +296,7 @@ func readAlert(d *doc) AlertFields {
 		a.IntelConfidence = int(n)
 	}
 	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
-		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || simulationCampaign(d) || a.TestFile
+		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || a.TestFile
 	a.CorrelatedUserAction = correlatedUserAction(d)
 	seen := map[string]bool{}
 	for _, s := range d.strs("mitretechniques", "techniqueid", "techniques", "attacktechniques", "mitreattack") {
@@ -368,7 +368,7 @@ func oktaEvent(d *doc) bool {
 // kin), which an organisation allow-lists for its awareness campaigns.
 func simulationMarker(d *doc) bool {
 	for _, e := range d.entries {
-		if strings.Contains(e.key, "phishtest") || strings.Contains(e.key, "phishsim") || strings.HasPrefix(e.key, "xkb4") || e.key == "simulationid" || e.key == "attacksimulation" {
+		if strings.Contains(e.key, "phishtest") || strings.Contains(e.key, "phishsim") || campaignHeader(e) || e.key == "simulationid" || e.key == "attacksimulation" {
 			return true
 		}
 		if b, ok := e.val.(bool); ok && b && testEventFlag(e) {
@@ -382,6 +382,9 @@ func simulationMarker(d *doc) bool {
 		if containsAnyTerm(normKey(s), "phishingsimulation", "phishsim", "attacksimulation") {
 			return true
 		}
+	}
+	if reportedAsSimulation(d) {
+		return true
 	}
 	// GuardDuty and other consoles title their generated sample findings.
 	for _, t := range d.scalarStrs("title") {

@@ -21,23 +21,24 @@ var simulationVerdictMarkers = []string{"phishtest", "phishmesimulation", "phish
 	"awarenesstraining", "trainingemail", "simulationemail"}
 
 // simulationVerdicts are whole folded verdicts meaning the same.
-var simulationVerdicts = setOf("simulation", "training", "simulated", "phishtest")
+var simulationVerdicts = setOf("simulation", "training", "simulated")
 
 // headerNameKeys name where a header list files each header's name.
 var headerNameKeys = setOf("header", "name", "headername", "field", "key")
 
-// simulationCampaign reports a simulation platform's campaign header, by
-// key or by name in a header list, or the reporting tool's own tag or
-// verdict naming a simulation.
-func simulationCampaign(d *doc) bool {
-	for _, e := range d.entries {
-		if hasAnyPrefix(e.key, simulationHeaderMarkers) {
-			return true
-		}
-		if s, ok := e.val.(string); ok && headerNameKeys[e.key] && strings.Contains(e.scope, "header") && hasAnyPrefix(normKey(s), simulationHeaderMarkers) {
-			return true
-		}
+// campaignHeader reports a simulation platform's campaign header, filed
+// as a key or by name in a header list.
+func campaignHeader(e entry) bool {
+	if hasAnyPrefix(e.key, simulationHeaderMarkers) {
+		return true
 	}
+	s, ok := e.val.(string)
+	return ok && headerNameKeys[e.key] && strings.Contains(e.scope, "header") && hasAnyPrefix(normKey(s), simulationHeaderMarkers)
+}
+
+// reportedAsSimulation reports the reporting tool's own tag or verdict
+// naming a simulation.
+func reportedAsSimulation(d *doc) bool {
 	for _, s := range d.strs("tags", "tag", "labels", "category", "classification", "verdict", "disposition", "rulenames", "rules", "recipes", "matchedrules") {
 		k := normKey(s)
 		if simulationVerdicts[k] || containsAnyTerm(k, simulationVerdictMarkers...) {
