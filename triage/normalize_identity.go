@@ -75,12 +75,6 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	}
 
 	f.DeviceNew, f.DeviceKnown = deviceState(cur)
-	if v, ok := cur.boolean("ismanaged", "managed", "iscompliant", "compliant", "devicemanaged"); ok && v {
-		f.DeviceManaged, f.DeviceKnown = true, !f.DeviceNew
-	}
-	if trust := normKey(cur.str("trusttype", "devicetrustlevel")); trust == "hybridazureadjoined" || trust == "azureadjoined" || trust == "domainjoined" || trust == "managed" {
-		f.DeviceManaged, f.DeviceKnown = true, !f.DeviceNew
-	}
 	readOktaBehaviors(&f, cur)
 	app := normKey(f.ClientApp + " " + cur.str("useragent", "rawuseragent") + " " + cur.str("logintype"))
 	if v, ok := cur.boolean("legacyauth", "islegacyauth", "basicauth", "islegacyprotocol"); ok {

@@ -16,17 +16,24 @@ var (
 	// deviceRegisteredFlags say the device was enrolled for the user
 	// before, without saying the organisation manages it.
 	deviceRegisteredFlags = setOf("registered", "isregistered", "enrolled", "isenrolled")
+	// deviceStatedFlags are trust flags whose name is clear wherever a
+	// sign-in record files them, outside a device block too.
+	deviceStatedFlags = setOf("ismanaged", "managed", "iscompliant", "compliant", "devicemanaged")
+	// deviceTrustStates fold the states products give a device's trust,
+	// join type or compliance: true is trusted, false untrusted.
+	deviceTrustStates = map[string]bool{"compliant": true, "trusted": true, "managed": true, "hybridazureadjoined": true,
+		"azureadjoined": true, "domainjoined": true, "untrusted": false, "nottrusted": false, "unmanaged": false}
 )
 
-// readDeviceTrust reads the device block: a managed, compliant or trusted
-// device is the organisation's own; a registered one is known to the
-// user's account; a block that states every trust flag false is an
-// unmanaged device.
+// readDeviceTrust reads the device's trust, wherever the record files it:
+// a managed, compliant, joined or trusted device is the organisation's
+// own; a registered one is known to the user's account; a record that
+// states every trust flag false is an unmanaged device.
 func readDeviceTrust(f *IdentityFields, cur *doc) {
 	stated, trusted := false, false
 	for _, e := range cur.entries {
 		b, ok := e.val.(bool)
-		if !ok || !deviceScope(e) {
+		if !ok || !deviceScope(e) && !deviceStatedFlags[e.key] {
 			continue
 		}
 		switch {
@@ -37,12 +44,10 @@ func readDeviceTrust(f *IdentityFields, cur *doc) {
 			f.DeviceKnown = f.DeviceKnown || !f.DeviceNew
 		}
 	}
-	for _, s := range cur.strs("compliancestate", "compliancestatus", "devicecompliance", "trustlevel", "devicetrustlevel", "devicetrust") {
-		switch normKey(s) {
-		case "compliant", "trusted", "managed":
-			stated, trusted = true, true
-		case "untrusted", "nottrusted", "unmanaged":
-			stated = true
+	for _, s := range cur.strs("compliancestate", "compliancestatus", "devicecompliance", "trustlevel", "devicetrustlevel", "devicetrust",
+		"trusttype", "trustedendpointstatus") {
+		if t, ok := deviceTrustStates[normKey(s)]; ok {
+			stated, trusted = true, trusted || t
 		}
 	}
 	switch {

@@ -96,12 +96,6 @@ func readIdentityEvents(f *IdentityFields, cur *doc) {
 	if f.PushDenied > 0 && f.MFA == "denied" && strings.Contains(names, "success") {
 		f.MFA = "passed"
 	}
-	if v := normKey(cur.str("trustedendpointstatus")); v == "trusted" {
-		f.DeviceKnown, f.DeviceManaged = true, true
-	}
-	if v := normKey(cur.str("trustedendpointstatus")); v == "nottrusted" || v == "untrusted" {
-		f.DeviceUnmanaged = true
-	}
 	if a, b := cur.maps("accessdevice"), cur.maps("authdevice"); len(a) > 0 && len(b) > 0 {
 		access, approver := newDoc(a[0]), newDoc(b[0])
 		ip := access.str("ip")
