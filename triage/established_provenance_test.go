@@ -1,6 +1,9 @@
 package triage
 
-import "testing"
+import (
+	"maps"
+	"testing"
+)
 
 // An endpoint alert on the organisation's own routine (a recurring job
 // with a history, software its management tool deployed) is closed; the
@@ -22,9 +25,7 @@ func TestEstablishedProvenanceClosesTheOrganisationsOwnRoutine(t *testing.T) {
 			"install_record":       map[string]any{"deployed_by": "Microsoft Intune (required app assignment)"},
 			"hosts_with_same_hash": 41,
 		}
-		for k, v := range extra {
-			raw[k] = v
-		}
+		maps.Copy(raw, extra)
 		return raw
 	}
 	tests := []struct {

@@ -1,6 +1,9 @@
 package triage
 
-import "testing"
+import (
+	"maps"
+	"testing"
+)
 
 func TestVendorDeterminationsAreFoldedAcrossVocabularies(t *testing.T) {
 	tests := []struct {
@@ -56,25 +59,25 @@ func TestVendorActionsAreFoldedAcrossVocabularies(t *testing.T) {
 }
 
 func TestDeviceTrustIsReadWhereverTheDeviceBlockSits(t *testing.T) {
-	unmanaged := readIdentityFields(map[string]any{"userPrincipalName": "a@contoso.com", "deviceDetail": map[string]any{"isManaged": false, "isCompliant": false}})
-	if !unmanaged.DeviceUnmanaged || unmanaged.DeviceManaged {
-		t.Errorf("Entra device stated unmanaged: %+v", unmanaged)
-	}
-	managed := readIdentityFields(map[string]any{"userPrincipalName": "a@contoso.com", "deviceDetail": map[string]any{"isManaged": true, "isCompliant": false}})
-	if !managed.DeviceManaged || managed.DeviceUnmanaged {
-		t.Errorf("a managed, non-compliant device is still the organisation's: %+v", managed)
-	}
-	okta := readIdentityFields(map[string]any{"actor": map[string]any{"alternateId": "a@contoso.com"}, "device": map[string]any{"registered": true, "managed": false}})
-	if !okta.DeviceKnown || !okta.DeviceUnmanaged {
-		t.Errorf("Okta registered, unmanaged device: %+v", okta)
-	}
-	compliant := readIdentityFields(map[string]any{"user": "a@contoso.com", "device": map[string]any{"complianceState": "compliant"}})
-	if !compliant.DeviceManaged {
-		t.Errorf("compliance state not read: %+v", compliant)
-	}
-	silent := readIdentityFields(map[string]any{"user": "a@contoso.com", "registered": true})
-	if silent.DeviceKnown {
-		t.Errorf("a registration flag outside a device block is not the device's: %+v", silent)
+	for _, tt := range []struct {
+		name string
+		raw  map[string]any
+		ok   func(IdentityFields) bool
+	}{
+		{"Entra device stated unmanaged", map[string]any{"userPrincipalName": "a@contoso.com", "deviceDetail": map[string]any{"isManaged": false, "isCompliant": false}},
+			func(f IdentityFields) bool { return f.DeviceUnmanaged && !f.DeviceManaged }},
+		{"a managed, non-compliant device is still the organisation's", map[string]any{"userPrincipalName": "a@contoso.com", "deviceDetail": map[string]any{"isManaged": true, "isCompliant": false}},
+			func(f IdentityFields) bool { return f.DeviceManaged && !f.DeviceUnmanaged }},
+		{"Okta registered, unmanaged device", map[string]any{"actor": map[string]any{"alternateId": "a@contoso.com"}, "device": map[string]any{"registered": true, "managed": false}},
+			func(f IdentityFields) bool { return f.DeviceKnown && f.DeviceUnmanaged }},
+		{"compliance state", map[string]any{"user": "a@contoso.com", "device": map[string]any{"complianceState": "compliant"}},
+			func(f IdentityFields) bool { return f.DeviceManaged }},
+		{"a registration flag outside a device block is not the device's", map[string]any{"user": "a@contoso.com", "registered": true},
+			func(f IdentityFields) bool { return !f.DeviceKnown }},
+	} {
+		if f := readIdentityFields(tt.raw); !tt.ok(f) {
+			t.Errorf("%s: %+v", tt.name, f)
+		}
 	}
 }
 
@@ -102,54 +105,43 @@ func TestALockoutIsAFailedSignIn(t *testing.T) {
 }
 
 func TestTestAndSimulationMarkersAcrossProducts(t *testing.T) {
-	for _, raw := range []map[string]any{
-		{"title": "[SAMPLE] Unusual console login", "service": map[string]any{"additionalInfo": map[string]any{"sample": true}}},
-		{"service": map[string]any{"additionalInfo": map[string]any{"sample": true}}},
-		{"OrgLevelPolicy": "Phishing simulation", "OrgLevelAction": "Allow"},
-		{"isSimulation": true},
+	for _, tt := range []struct {
+		raw  map[string]any
+		want bool
+	}{
+		{map[string]any{"title": "[SAMPLE] Unusual console login", "service": map[string]any{"additionalInfo": map[string]any{"sample": true}}}, true},
+		{map[string]any{"service": map[string]any{"additionalInfo": map[string]any{"sample": true}}}, true},
+		{map[string]any{"OrgLevelPolicy": "Phishing simulation", "OrgLevelAction": "Allow"}, true},
+		{map[string]any{"isSimulation": true}, true},
+		{map[string]any{"malware": map[string]any{"sample": true}}, false},
+		{map[string]any{"OrgLevelPolicy": "Tenant block list"}, false},
+		{map[string]any{"isSimulation": false}, false},
 	} {
-		if !readAlert(newDoc(raw)).SecurityTesting {
-			t.Errorf("%v: the test marker was not read", raw)
-		}
-	}
-	for _, raw := range []map[string]any{
-		{"malware": map[string]any{"sample": true}},
-		{"OrgLevelPolicy": "Tenant block list"},
-		{"isSimulation": false},
-	} {
-		if readAlert(newDoc(raw)).SecurityTesting {
-			t.Errorf("%v: read as a test", raw)
+		if got := readAlert(newDoc(tt.raw)).SecurityTesting; got != tt.want {
+			t.Errorf("%v: read as a test: %v, want %v", tt.raw, got, tt.want)
 		}
 	}
 }
 
 func TestATripOnRecordExplainsTheSignInFromAbroad(t *testing.T) {
-	signIn := func(extra map[string]any) IdentityFields {
+	for _, tt := range []struct {
+		extra map[string]any
+		want  bool
+	}{
+		{map[string]any{"travel_request": map[string]any{"id": "TRV-20431", "status": "Approved", "destination_country": "Japan"}}, true},
+		{map[string]any{"hrTravelRecord": "TRV-20431"}, true},
+		{map[string]any{"travelApproved": true}, true},
+		{map[string]any{"travel_request": map[string]any{"id": "TRV-20431", "status": "Approved", "destination_country": "Brazil"}}, false},
+		{map[string]any{"travel_request": map[string]any{"id": "TRV-20431", "status": "Rejected"}}, false},
+		{map[string]any{"travel_on_record": "none"}, false},
+		{map[string]any{"hrTravelRecord": "no travel on record"}, false},
+		{map[string]any{"impossibleTravel": true, "travelKmh": 4200}, false},
+	} {
 		raw := map[string]any{"userPrincipalName": "a@contoso.com", "ipAddress": "203.0.113.9", "location": map[string]any{"countryOrRegion": "Japan"}}
-		for k, v := range extra {
-			raw[k] = v
-		}
+		maps.Copy(raw, tt.extra)
 		f, _ := normalizeSignIn(Incident{IncidentType: "suspicious_login", RawData: raw}, Indicators{})
-		return f.Identity
-	}
-	for _, extra := range []map[string]any{
-		{"travel_request": map[string]any{"id": "TRV-20431", "status": "Approved", "destination_country": "Japan"}},
-		{"hrTravelRecord": "TRV-20431"},
-		{"travelApproved": true},
-	} {
-		if !signIn(extra).ExpectedTravel {
-			t.Errorf("%v: the trip on record was not read", extra)
-		}
-	}
-	for _, extra := range []map[string]any{
-		{"travel_request": map[string]any{"id": "TRV-20431", "status": "Approved", "destination_country": "Brazil"}},
-		{"travel_request": map[string]any{"id": "TRV-20431", "status": "Rejected"}},
-		{"travel_on_record": "none"},
-		{"hrTravelRecord": "no travel on record"},
-		{"impossibleTravel": true, "travelKmh": 4200},
-	} {
-		if signIn(extra).ExpectedTravel {
-			t.Errorf("%v: read as expected travel", extra)
+		if got := f.Identity.ExpectedTravel; got != tt.want {
+			t.Errorf("%v: expected travel %v, want %v", tt.extra, got, tt.want)
 		}
 	}
 }

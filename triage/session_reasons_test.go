@@ -1,6 +1,9 @@
 package triage
 
-import "testing"
+import (
+	"maps"
+	"testing"
+)
 
 func TestTheSessionsReasonsCarryToWhatItDidNext(t *testing.T) {
 	at := 1762338000
@@ -29,9 +32,7 @@ func TestTheSessionsRiskAndWhatItGrantedCarryToTheChain(t *testing.T) {
 	ev := func(typ, ip string, extra map[string]any) any {
 		m := map[string]any{"eventType": typ, "actor": map[string]any{"alternateId": "a@example.com"},
 			"client": map[string]any{"ipAddress": ip}, "outcome": map[string]any{"result": "SUCCESS"}}
-		for k, v := range extra {
-			m[k] = v
-		}
+		maps.Copy(m, extra)
 		return m
 	}
 	risky := map[string]any{"debugContext": map[string]any{"debugData": map[string]any{"risk": "{level=HIGH, reasons=Anomalous Device}"}}}
