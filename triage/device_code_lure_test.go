@@ -17,4 +17,11 @@ func TestAMessageSendingItsReaderToADeviceCodePage(t *testing.T) {
 			t.Errorf("%q: %v, want %v", text, got, want)
 		}
 	}
+	f := normalize(Incident{IncidentType: "phishing", RawData: map[string]any{
+		"sender": "it-support@contoso-helpdesk.example", "subject": "Mailbox re-verification",
+		"body": "go to https://microsoft.com/devicelogin and enter the code HQ7R-K2PX",
+	}}, Indicators{})
+	if !f.Email.DeviceCodeLure {
+		t.Error("a message's body is read for a device-code lure")
+	}
 }

@@ -39,6 +39,12 @@ func TestAProgramUnderAKernelThreadsName(t *testing.T) {
 			t.Errorf("%s at %q: %q, want %q", tt.process, tt.path, got, tt.want)
 		}
 	}
+	f := normalize(Incident{IncidentType: "malware", RawData: map[string]any{
+		"process": map[string]any{"name": "kswapd0", "executable": "/dev/shm/.x/kswapd0"},
+	}}, Indicators{})
+	if f.Endpoint.Behaviour.KernelThreadName != "kswapd0" {
+		t.Errorf("an EDR's process record: kernel thread name %q, want kswapd0", f.Endpoint.Behaviour.KernelThreadName)
+	}
 }
 
 func TestSharedMemoryIsUserWritable(t *testing.T) {

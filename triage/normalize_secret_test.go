@@ -20,5 +20,8 @@ func TestAnExposedCredentialThatOpensNothing(t *testing.T) {
 		if got := unusableSecret(newDoc(tt.raw)); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
+		if got := readAlert(newDoc(tt.raw)).UnusableSecret; got != tt.want {
+			t.Errorf("%s, read with the alert: %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -111,6 +111,7 @@ func TestTestAndSimulationMarkersAcrossProducts(t *testing.T) {
 	}{
 		{map[string]any{"title": "[SAMPLE] Unusual console login", "service": map[string]any{"additionalInfo": map[string]any{"sample": true}}}, true},
 		{map[string]any{"service": map[string]any{"additionalInfo": map[string]any{"sample": true}}}, true},
+		{map[string]any{"title": "[SAMPLE] Unusual console login"}, true},
 		{map[string]any{"OrgLevelPolicy": "Phishing simulation", "OrgLevelAction": "Allow"}, true},
 		{map[string]any{"isSimulation": true}, true},
 		{map[string]any{"malware": map[string]any{"sample": true}}, false},
