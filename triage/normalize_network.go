@@ -105,7 +105,7 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	action := lowerJoin(d.scalarStrs("action", "verdict", "act", "disposition", "alertaction"))
 	f.Blocked = firstSubstring(action, []string{"block", "deny", "drop", "reset", "reject", "prevent"}) != ""
 	f.Allowed = firstSubstring(action, []string{"allow", "pass", "accept", "detected", "alert", "permit", "log only", "audit"}) != "" && !f.Blocked
-	f.NeverReached = f.Blocked && !f.Allowed && neverReachedOrigin(d)
+	f.NeverReached = f.Blocked && neverReachedOrigin(d)
 	app := lowerJoin(d.scalarStrs("app", "application", "appname", "applicationname", "appcat", "appcategory", "urlcategory", "categories", "label"))
 	f.Tor = containsTerm(app, "tor") || strings.Contains(app, "tor browser") || strings.Contains(app, "onion") || containsTerm(f.Signature, "tor")
 	f.Anonymizer = f.Tor || firstSubstring(app, []string{"anonymizer", "anonymiser", "proxy avoidance", "proxy", "anonymous vpn", "psiphon", "ultrasurf"}) != ""
