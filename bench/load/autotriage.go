@@ -120,6 +120,11 @@ func autoTriageRow(ctx context.Context, cfg config, env benchEnv, db *sql.DB, di
 		return stats{}, err
 	}
 	out.P50, out.P99 = percentile(lat, 50), percentile(lat, 99)
+	if cfg.Phases {
+		if err := reportPhases(ctx, os.Stderr, env.Temporal, db, dialect, measuredFrom); err != nil {
+			return stats{}, err
+		}
+	}
 	return out, nil
 }
 

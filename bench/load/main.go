@@ -57,6 +57,8 @@ type config struct {
 	CPUProfile string
 	// CountSQL prints row 6w's statements per alert (see sqlCounter).
 	CountSQL bool
+	// Phases prints where row 6w's verdicts waited (see reportPhases).
+	Phases bool
 }
 
 func main() {
@@ -92,6 +94,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.Verdicts, "verdicts", verdict.DefaultFile(), "append the summary lines as JSON lines to this file, for bench/summary (default $"+verdict.EnvFile+")")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	fs.BoolVar(&cfg.CountSQL, "count-sql", false, "count the store's statements during row 6w, until the runs it started end, and print them per alert by shape")
+	fs.BoolVar(&cfg.Phases, "phases", false, "after row 6w, read up to 200 of its runs' histories and print where each alert's wait for its verdict went")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
