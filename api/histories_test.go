@@ -88,6 +88,26 @@ func recordAutomatedTriageHistory(t *testing.T, dir string) {
 		return err == nil && d.WorkflowExecutionInfo.Status != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
 	}, "automated triage of %s did not finish", id)
 	writeHistory(t, wf, filepath.Join(dir, "triage-automated-ransomware.json"))
+	// Its recommended actions' runs that policy lets run at once: they
+	// decide, execute and record in one workflow task.
+	acts, err := env.store.ListActions(context.Background(), store.ActionFilter{IncidentID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range acts {
+		waiting := false
+		testenv.Eventually(t, 30*time.Second, func() bool {
+			cur, err := env.store.GetAction(context.Background(), a.ID)
+			if waiting = err == nil && cur.Status == store.ActionPendingApproval; waiting {
+				return true
+			}
+			d, err := env.temporal.DescribeWorkflowExecution(context.Background(), a.WorkflowID, "")
+			return err == nil && d.WorkflowExecutionInfo.Status != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
+		}, "action %s of the automated triage did not finish", a.ID)
+		if !waiting {
+			writeHistory(t, a.WorkflowID, filepath.Join(dir, "action-automated-ransomware-"+a.ActionType+".json"))
+		}
+	}
 }
 
 // recordForgedSignalHistories records the paths that raw signals, raw

@@ -84,22 +84,22 @@ func Action(ctx workflow.Context, in ActionInput) (ActionOutcome, error) {
 	})
 	// Runs recorded before decisions were read back from the store keep
 	// their original path; the execution claim guards them all the same.
-	storeDecides, view, updates := actionChanges(ctx)
-	r.view = view
+	paths := actionChanges(ctx)
+	r.view = paths.view
 	if r.view {
 		workflow.SetCurrentDetails(ctx, "deciding by policy")
 	}
-	if updates {
+	if paths.updates {
 		if err := r.registerDecide(ctx); err != nil {
 			return ActionOutcome{}, err
 		}
 	}
 	var plan activities.ActionPlan
-	if err := workflow.ExecuteActivity(summarised(ctx, r.view, "policy decision"), activityRef.DecideAction, in.ActionID).Get(ctx, &plan); err != nil {
+	if err := r.decideByPolicy(ctx, paths.localDecide).Get(ctx, &plan); err != nil {
 		out, err := r.fail(ctx, "policy evaluation failed: "+err.Error())
 		return r.finish(ctx, out, err)
 	}
-	if storeDecides {
+	if paths.storeDecides {
 		out, err := r.runOnStoreDecisions(ctx, plan)
 		return r.finish(ctx, out, err)
 	}
@@ -114,6 +114,16 @@ func Action(ctx workflow.Context, in ActionInput) (ActionOutcome, error) {
 		}
 	}
 	return r.execute(ctx)
+}
+
+// decideByPolicy asks policy for the action's plan: a local activity from
+// changeActionLocalDecide on (a read and a rule evaluation, well within a
+// local activity's bounds), a regular one before.
+func (r *actionRun) decideByPolicy(ctx workflow.Context, local bool) workflow.Future {
+	if local {
+		return workflow.ExecuteLocalActivity(localLike(ctx, r.view, "policy decision"), activityRef.DecideAction, r.in.ActionID)
+	}
+	return workflow.ExecuteActivity(summarised(ctx, r.view, "policy decision"), activityRef.DecideAction, r.in.ActionID)
 }
 
 // awaitApproval notifies approvers and waits for approve, reject or expiry.

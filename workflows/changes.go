@@ -16,7 +16,24 @@ const (
 	// changeActionConsolidated stands for changeStoreDecisions,
 	// changeOperatorView and changeUpdateDecisions.
 	changeActionConsolidated = "action-consolidated-1"
+	// changeActionLocalDecide stands for changeActionConsolidated and
+	// decides by policy in a local activity, so an action that runs at
+	// once takes one workflow task.
+	changeActionLocalDecide = "action-consolidated-2"
 )
+
+// actionPaths are the paths an Action run takes, fixed by the changes it
+// recorded when it started.
+type actionPaths struct {
+	// storeDecides: the run acts on decisions read back from the store.
+	storeDecides bool
+	// view: the run describes itself to the UI.
+	view bool
+	// updates: the run is woken by the decide update.
+	updates bool
+	// localDecide: the policy decision is a local activity.
+	localDecide bool
+}
 
 // triageChanges reports whether the run describes itself to the UI and
 // does its quick steps in one local activity.
@@ -28,14 +45,18 @@ func triageChanges(ctx workflow.Context) (view, inProcess bool) {
 	return view, workflow.GetVersion(ctx, changeTriageInProcess, workflow.DefaultVersion, 1) == 1
 }
 
-// actionChanges reports whether the run acts on decisions read back from
-// the store, describes itself to the UI, and is woken by the decide update.
-func actionChanges(ctx workflow.Context) (storeDecides, view, updates bool) {
-	if workflow.GetVersion(ctx, changeActionConsolidated, workflow.DefaultVersion, 1) == 1 {
-		return true, true, true
+// actionChanges reports the paths the run takes.
+func actionChanges(ctx workflow.Context) actionPaths {
+	if workflow.GetVersion(ctx, changeActionLocalDecide, workflow.DefaultVersion, 1) == 1 {
+		return actionPaths{storeDecides: true, view: true, updates: true, localDecide: true}
 	}
-	storeDecides = workflow.GetVersion(ctx, changeStoreDecisions, workflow.DefaultVersion, 1) == 1
-	view = storeDecides && operatorView(ctx)
-	updates = storeDecides && workflow.GetVersion(ctx, changeUpdateDecisions, workflow.DefaultVersion, 1) == 1
-	return storeDecides, view, updates
+	if workflow.GetVersion(ctx, changeActionConsolidated, workflow.DefaultVersion, 1) == 1 {
+		return actionPaths{storeDecides: true, view: true, updates: true}
+	}
+	storeDecides := workflow.GetVersion(ctx, changeStoreDecisions, workflow.DefaultVersion, 1) == 1
+	return actionPaths{
+		storeDecides: storeDecides,
+		view:         storeDecides && operatorView(ctx),
+		updates:      storeDecides && workflow.GetVersion(ctx, changeUpdateDecisions, workflow.DefaultVersion, 1) == 1,
+	}
 }
