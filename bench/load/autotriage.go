@@ -174,35 +174,55 @@ func awaitVerdicts(ctx context.Context, db *sql.DB, want int64) (time.Time, erro
 // accepted since from waited for its stored verdict: the incident's
 // creation to its triage's completion, both on the store's clock.
 func verdictLatencies(ctx context.Context, db *sql.DB, dialect store.Dialect, from time.Time) ([]time.Duration, error) {
+	runs, err := verdictRuns(ctx, db, dialect, from)
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, errors.New("verdict latencies: no measured alert has a stored verdict")
+	}
+	out := make([]time.Duration, len(runs))
+	for i, r := range runs {
+		out[i] = r.Verdict.Sub(r.Created)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// verdictRun is one of row 6w's triages with its store timestamps: the
+// incident's creation and the verdict's.
+type verdictRun struct {
+	WorkflowID string
+	Created    time.Time
+	Verdict    time.Time
+}
+
+// verdictRuns reads the triages of row 6w's source whose incidents were
+// created since from and that stored their verdict, oldest first.
+func verdictRuns(ctx context.Context, db *sql.DB, dialect store.Dialect, from time.Time) ([]verdictRun, error) {
 	param := "?"
 	if dialect == store.DialectPostgres {
 		param = "$1"
 	}
-	rows, err := db.QueryContext(ctx, `SELECT i.created_at, t.completed_at FROM triages t JOIN incidents i ON i.id = t.incident_id
-		WHERE i.created_by = `+param+` AND t.status = '`+store.TriageCompleted+`'`, "webhook:"+autoTriageSource)
+	rows, err := db.QueryContext(ctx, `SELECT t.workflow_id, i.created_at, t.completed_at FROM triages t JOIN incidents i ON i.id = t.incident_id
+		WHERE i.created_by = `+param+` AND t.status = '`+store.TriageCompleted+`' ORDER BY i.created_at`, "webhook:"+autoTriageSource)
 	if err != nil {
-		return nil, fmt.Errorf("verdict latencies: %w", err)
+		return nil, fmt.Errorf("row 6w's verdicts: %w", err)
 	}
 	defer rows.Close()
-	var out []time.Duration
+	var out []verdictRun
 	for rows.Next() {
 		var (
-			created   time.Time
+			r         verdictRun
 			completed sql.NullTime
 		)
-		if err := rows.Scan(&created, &completed); err != nil {
-			return nil, fmt.Errorf("verdict latencies: %w", err)
+		if err := rows.Scan(&r.WorkflowID, &r.Created, &completed); err != nil {
+			return nil, fmt.Errorf("row 6w's verdicts: %w", err)
 		}
-		if completed.Valid && !created.Before(from) {
-			out = append(out, completed.Time.Sub(created))
+		if completed.Valid && !r.Created.Before(from) {
+			r.Verdict = completed.Time
+			out = append(out, r)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("verdict latencies: %w", err)
-	}
-	if len(out) == 0 {
-		return nil, errors.New("verdict latencies: no measured alert has a stored verdict")
-	}
-	slices.Sort(out)
-	return out, nil
+	return out, rows.Err()
 }

@@ -87,10 +87,11 @@ func reportPhases(ctx context.Context, w io.Writer, tc client.Client, db *sql.DB
 	var (
 		got             []verdictPhases
 		triages, action eventCounts
-		open            int // runs still open after a minute, counted as they stood
+		open            int // runs still open at the deadline, counted as they stood
+		deadline        = time.Now().Add(time.Minute)
 	)
 	for i := 0; i < len(runs); i += step {
-		if !awaitClosed(ctx, tc, runs[i].WorkflowID) {
+		if !awaitClosed(ctx, tc, runs[i].WorkflowID, deadline) {
 			open++
 		}
 		p, err := runPhases(ctx, tc, runs[i], &triages)
@@ -99,7 +100,7 @@ func reportPhases(ctx context.Context, w io.Writer, tc client.Client, db *sql.DB
 		}
 		got = append(got, p)
 		for _, id := range p.Children {
-			if !awaitClosed(ctx, tc, id) {
+			if !awaitClosed(ctx, tc, id, deadline) {
 				open++
 			}
 			if err := countEvents(ctx, tc, id, &action); err != nil {
@@ -142,46 +143,11 @@ func reportPhases(ctx context.Context, w io.Writer, tc client.Client, db *sql.DB
 	}
 	fmt.Fprintf(w, "  workflow tasks per run: %.2f\n", float64(tasks)/float64(len(got)))
 	if open > 0 {
-		fmt.Fprintf(w, "  runs still open after a minute (counted as they stood): %d\n", open)
+		fmt.Fprintf(w, "  runs still open a minute after the report began (counted as they stood): %d\n", open)
 	}
 	triages.print(w, "triage")
 	action.print(w, "action")
 	return nil
-}
-
-// verdictRun is one of row 6w's triages with its store timestamps.
-type verdictRun struct {
-	WorkflowID string
-	Created    time.Time
-	Verdict    time.Time
-}
-
-func verdictRuns(ctx context.Context, db *sql.DB, dialect store.Dialect, from time.Time) ([]verdictRun, error) {
-	param := "?"
-	if dialect == store.DialectPostgres {
-		param = "$1"
-	}
-	rows, err := db.QueryContext(ctx, `SELECT t.workflow_id, i.created_at, t.completed_at FROM triages t JOIN incidents i ON i.id = t.incident_id
-		WHERE i.created_by = `+param+` AND t.status = '`+store.TriageCompleted+`' ORDER BY i.created_at`, "webhook:"+autoTriageSource)
-	if err != nil {
-		return nil, fmt.Errorf("phases: %w", err)
-	}
-	defer rows.Close()
-	var out []verdictRun
-	for rows.Next() {
-		var (
-			r         verdictRun
-			completed sql.NullTime
-		)
-		if err := rows.Scan(&r.WorkflowID, &r.Created, &completed); err != nil {
-			return nil, fmt.Errorf("phases: %w", err)
-		}
-		if completed.Valid && !r.Created.Before(from) {
-			r.Verdict = completed.Time
-			out = append(out, r)
-		}
-	}
-	return out, rows.Err()
 }
 
 // runPhases reads one run's history, adds it to counts and splits the
@@ -269,11 +235,11 @@ func countEvents(ctx context.Context, tc client.Client, workflowID string, count
 	return nil
 }
 
-// awaitClosed waits up to a minute for a run to close, so its whole
-// history is counted, and reports whether it did; a run that failed
-// counts as closed.
-func awaitClosed(ctx context.Context, tc client.Client, workflowID string) bool {
-	wctx, cancel := context.WithTimeout(ctx, time.Minute)
+// awaitClosed waits until deadline (one for the whole report) for a run
+// to close, so its whole history is counted, and reports whether it did;
+// a run that failed counts as closed.
+func awaitClosed(ctx context.Context, tc client.Client, workflowID string, deadline time.Time) bool {
+	wctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	_ = tc.GetWorkflow(wctx, workflowID, "").Get(wctx, nil) // a failed run is closed all the same
 	return wctx.Err() == nil
