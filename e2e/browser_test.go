@@ -121,6 +121,15 @@ func (u *user) text(sel string) string {
 	return get(u, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
 }
 
+// shows reports whether the page now shows want within sel, for polling
+// across a navigation: a page being replaced answers false, not a failure.
+func (u *user) shows(sel, want string) bool {
+	ctx, cancel := context.WithTimeout(u.ctx, 5*time.Second)
+	defer cancel()
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {innerText: ""}).innerText`, sel)))
+	return err == nil && strings.Contains(got, want)
+}
+
 func (u *user) exists(sel string) bool {
 	u.t.Helper()
 	return get(u, chromedp.Evaluate[bool](fmt.Sprintf("document.querySelector(%q) !== null", sel)))

@@ -53,9 +53,8 @@ func TestHuntsInBrowser(t *testing.T) {
 	u.run(chromedp.Click(chromedp.CSS("article.finding button")))
 	// The click navigates: wait for the incident page's notice rather than
 	// any heading, which the hunt page still shows until it is replaced.
-	testenv.Eventually(t, 15*time.Second, func() bool {
-		return strings.Contains(u.text("main"), "Finding promoted")
-	}, "promotion did not land on its incident")
+	testenv.Eventually(t, 15*time.Second, func() bool { return u.shows("main", "Finding promoted") },
+		"promotion did not land on its incident")
 }
 
 // TestDataSourcesInBrowser: an admin registers an HTTP data source with a
