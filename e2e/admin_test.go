@@ -39,7 +39,7 @@ func (u *user) setValue(sel, val string) {
 func (u *user) textOf(sel string) string {
 	u.t.Helper()
 	u.run(chromedp.WaitVisible(chromedp.CSS(sel)))
-	return get(u, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {innerText: ""}).innerText.trim()`, sel)))
+	return strings.TrimSpace(get(u, innerText(sel)))
 }
 
 // press clicks a button that asks for confirmation and navigates, from a

@@ -126,8 +126,14 @@ func (u *user) text(sel string) string {
 func (u *user) shows(sel, want string) bool {
 	ctx, cancel := context.WithTimeout(u.ctx, 5*time.Second)
 	defer cancel()
-	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {innerText: ""}).innerText`, sel)))
+	got, err := chromedp.Run(ctx, innerText(sel))
 	return err == nil && strings.Contains(got, want)
+}
+
+// innerText answers sel's text by script, "" when nothing matches; it
+// holds no node id a navigation could invalidate.
+func innerText(sel string) chromedp.Action[string] {
+	return chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {innerText: ""}).innerText`, sel))
 }
 
 func (u *user) exists(sel string) bool {
