@@ -50,6 +50,9 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 	if dialect == store.DialectPostgres {
 		out.Section.Title, url = "PostgreSQL", cfg.PGURL
 	}
+	if cfg.PayloadKeys != "" {
+		out.Section.Title += ", payloads encrypted"
+	}
 	dir, err := os.MkdirTemp("", "vigil-bench-")
 	if err != nil {
 		return out, err
@@ -182,6 +185,11 @@ func triageRows(ctx context.Context, cfg config, a *apiClient, env benchEnv, tc 
 		return fmt.Errorf("%s auto triage: %w", dialect, err)
 	}
 	progressStats(scope, s)
+	if cfg.PayloadKeys != "" {
+		if err := checkSealed(ctx, tc, db, dialect); err != nil {
+			return fmt.Errorf("%s auto triage: %w", dialect, err)
+		}
+	}
 	sec.add(result{ID: "6w", Name: name, Stats: s, BaseID: "5b", Base: &roundTrip})
 	if s.Failures > 0 {
 		out.Problems = append(out.Problems, fmt.Sprintf("%s %s: %d of %d failed: %v", dialect, name, s.Failures, s.Ops, s.FirstErr))

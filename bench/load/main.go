@@ -59,6 +59,9 @@ type config struct {
 	CountSQL bool
 	// Phases prints where row 6w's verdicts waited (see reportPhases).
 	Phases bool
+	// PayloadKeys encrypts the payloads Vigil's API, dispatcher and worker
+	// hand to Temporal, as VIGIL_PAYLOAD_KEYS does; the baselines stay bare.
+	PayloadKeys string
 }
 
 func main() {
@@ -94,6 +97,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.Verdicts, "verdicts", verdict.DefaultFile(), "append the summary lines as JSON lines to this file, for bench/summary (default $"+verdict.EnvFile+")")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	fs.BoolVar(&cfg.CountSQL, "count-sql", false, "count the store's statements during row 6w, until the runs it started end, and print them per alert by shape")
+	fs.StringVar(&cfg.PayloadKeys, "payload-keys", os.Getenv("VIGIL_PAYLOAD_KEYS"), "encrypt Vigil's Temporal payloads with these keys (id:base64key,..., as VIGIL_PAYLOAD_KEYS); the bare baselines stay unencrypted (default $VIGIL_PAYLOAD_KEYS)")
 	fs.BoolVar(&cfg.Phases, "phases", false, "after row 6w, read up to 200 of its runs' histories and print where each alert's wait for its verdict went")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -189,12 +193,20 @@ func run(args []string) error {
 		Date: start, CPUModel: cpuModel(), WarmupPerCase: cfg.Warmup, LoadBefore: loadAvg(),
 		Args: fmt.Sprintf("-db %s -n %d -c %d -intake-c %d -seed %d -triage-n %d", cfg.DB, cfg.N, cfg.C, cfg.IntakeC, cfg.Seed, cfg.TriageN),
 	}
+	if cfg.PayloadKeys != "" {
+		m.Args += " -payload-keys (set)"
+	}
 	progress("temporal", "starting dev server")
 	tmp, err := testenv.StartTemporal(ctx)
 	if err != nil {
 		return err
 	}
 	defer tmp.Stop()
+	vigilClient, closeVigilClient, err := vigilTemporalClient(tmp.Client, cfg.PayloadKeys)
+	if err != nil {
+		return err
+	}
+	defer closeVigilClient()
 
 	var (
 		tr       temporalResults
@@ -221,7 +233,7 @@ func run(args []string) error {
 		verdicts []verdict.Verdict
 	)
 	for _, d := range ds {
-		r, err := runDatabase(ctx, cfg, d, tmp.Client, tr.RoundTrip)
+		r, err := runDatabase(ctx, cfg, d, vigilClient, tr.RoundTrip)
 		verdicts = append(verdicts, databaseVerdicts(cfg, d, r.Section)...)
 		if d == store.DialectPostgres {
 			m.Postgres = r.Version
