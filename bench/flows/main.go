@@ -18,6 +18,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/vigil-soc/vigil/bench/internal/sealed"
 	"github.com/vigil-soc/vigil/bench/internal/verdict"
 	"github.com/vigil-soc/vigil/internal/testenv"
 )
@@ -40,8 +41,9 @@ func main() {
 	playbooksOnly := flag.Bool("playbooks-only", false, "measure only playbook run time")
 	approvalsOnly := flag.Bool("approvals-only", false, "measure only approve → completed beside the bare signal")
 	file := flag.String("verdicts", verdict.DefaultFile(), "append the verdicts as JSON lines to this file, for bench/summary (default $"+verdict.EnvFile+")")
+	keys := flag.String("payload-keys", os.Getenv("VIGIL_PAYLOAD_KEYS"), "seal Vigil's Temporal payloads with these keys (id:base64key,..., as VIGIL_PAYLOAD_KEYS); the bare baselines stay unencrypted (default $VIGIL_PAYLOAD_KEYS)")
 	flag.Parse()
-	vs, err := run(*n, *c, *steps, *rounds, *playbooksOnly, *approvalsOnly)
+	vs, err := run(*n, *c, *steps, *rounds, *playbooksOnly, *approvalsOnly, *keys)
 	// What was measured before a failure still reaches the summary.
 	if err := verdict.Append(*file, vs); err != nil {
 		log.Print(err)
@@ -51,26 +53,35 @@ func main() {
 	}
 }
 
-func run(n, c int, steps string, rounds int, playbooksOnly, approvalsOnly bool) ([]verdict.Verdict, error) {
+func run(n, c int, steps string, rounds int, playbooksOnly, approvalsOnly bool, keys string) ([]verdict.Verdict, error) {
 	ctx := context.Background()
 	tmp, err := testenv.StartTemporal(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer tmp.Stop()
+	vigilClient, closeVigilClient, err := sealed.Client(tmp.Client, keys)
+	if err != nil {
+		return nil, err
+	}
+	defer closeVigilClient()
 	dir, err := os.MkdirTemp("", "vigil-bench-flows")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	h, err := newHarness(ctx, tmp.Client, dir)
+	h, err := newHarness(ctx, vigilClient, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer h.close()
 
-	fmt.Printf("# Vigil workflow paths, %s, %d CPUs, %s/%s, %s, store %s\n\n",
-		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), h.store.Dialect())
+	encrypted := ""
+	if keys != "" {
+		encrypted = ", Vigil's payloads encrypted"
+	}
+	fmt.Printf("# Vigil workflow paths, %s, %d CPUs, %s/%s, %s, store %s%s\n\n",
+		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), h.store.Dialect(), encrypted)
 	if approvalsOnly {
 		appr, err := approvalPair(ctx, h, tmp.Client, n)
 		if err != nil {

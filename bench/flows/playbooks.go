@@ -39,7 +39,7 @@ func playbookRounds(ctx context.Context, h *harness, tc client.Client, lengths [
 			if err != nil {
 				return nil, err
 			}
-			el, err := h.runPlaybook(ctx, tc, incID, n)
+			el, err := h.runPlaybook(ctx, incID, n)
 			if err != nil {
 				return nil, err
 			}
@@ -62,7 +62,7 @@ func playbookRounds(ctx context.Context, h *harness, tc client.Client, lengths [
 
 // runPlaybook creates a playbook of n action steps, runs it through the
 // API and waits for the run (across continue-as-new) to end completed.
-func (h *harness) runPlaybook(ctx context.Context, tc client.Client, incID string, n int) (time.Duration, error) {
+func (h *harness) runPlaybook(ctx context.Context, incID string, n int) (time.Duration, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: bench-%d-%d\nsteps:\n", n, time.Now().UnixNano())
 	for i := range n {
@@ -78,7 +78,7 @@ func (h *harness) runPlaybook(ctx context.Context, tc client.Client, incID strin
 		return 0, err
 	}
 	execID := data(run)["execution_id"].(string)
-	if err := tc.GetWorkflow(ctx, workflows.PlaybookRunWorkflowID(execID), "").Get(ctx, nil); err != nil {
+	if err := h.temporal.GetWorkflow(ctx, workflows.PlaybookRunWorkflowID(execID), "").Get(ctx, nil); err != nil {
 		return 0, fmt.Errorf("playbook of %d steps: %w", n, err)
 	}
 	el := time.Since(t0)

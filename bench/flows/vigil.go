@@ -24,7 +24,10 @@ import (
 // harness is Vigil wired as `vigil serve` wires it, on a SQLite store,
 // with the simulated ticketing connector timed (see ticketStarts).
 type harness struct {
-	store     *store.Store
+	store *store.Store
+	// temporal is the client Vigil's API and worker use (sealing payloads
+	// under -payload-keys); the bare baselines keep their own.
+	temporal  client.Client
 	tickets   *ticketStarts
 	web       *httptest.Server
 	worker    worker.Worker
@@ -50,7 +53,7 @@ func newHarness(ctx context.Context, tc client.Client, dir string) (*harness, er
 	if err := w.Start(); err != nil {
 		return nil, err
 	}
-	h := &harness{store: st, tickets: tickets, worker: w, cleanup: cleanup, admin: "bench-admin-key-0123456789"}
+	h := &harness{store: st, temporal: tc, tickets: tickets, worker: w, cleanup: cleanup, admin: "bench-admin-key-0123456789"}
 	if _, err := st.BootstrapAdmin(ctx, h.admin); err != nil {
 		return nil, err
 	}

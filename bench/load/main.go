@@ -31,6 +31,7 @@ import (
 
 	gormlogger "gorm.io/gorm/logger"
 
+	"github.com/vigil-soc/vigil/bench/internal/sealed"
 	"github.com/vigil-soc/vigil/bench/internal/verdict"
 	"github.com/vigil-soc/vigil/internal/testenv"
 	"github.com/vigil-soc/vigil/store"
@@ -202,7 +203,7 @@ func run(args []string) error {
 		return err
 	}
 	defer tmp.Stop()
-	vigilClient, closeVigilClient, err := vigilTemporalClient(tmp.Client, cfg.PayloadKeys)
+	vigilClient, closeVigilClient, err := sealed.Client(tmp.Client, cfg.PayloadKeys)
 	if err != nil {
 		return err
 	}

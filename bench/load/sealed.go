@@ -9,36 +9,9 @@ import (
 
 	"go.temporal.io/sdk/client"
 
-	"github.com/vigil-soc/vigil/app"
-	"github.com/vigil-soc/vigil/internal/testenv"
 	"github.com/vigil-soc/vigil/payloadcodec"
 	"github.com/vigil-soc/vigil/store"
 )
-
-// vigilTemporalClient is the client Vigil's API, dispatcher and worker use
-// in the bench: the dev server's own client, or with keys one sharing its
-// connection that seals every payload as VIGIL_PAYLOAD_KEYS makes Vigil do.
-// The bare baselines keep the dev server's client, so a ratio measured
-// with keys shows what encryption costs Vigil beside an unencrypted engine.
-func vigilTemporalClient(base client.Client, keys string) (client.Client, func(), error) {
-	if keys == "" {
-		return base, func() {}, nil
-	}
-	codec, err := app.Config{PayloadKeys: keys}.PayloadCodec()
-	if err != nil {
-		return nil, nil, fmt.Errorf("-payload-keys: %w", err)
-	}
-	c, err := client.NewClientFromExisting(base, client.Options{
-		Namespace:        "default",
-		DataConverter:    payloadcodec.DataConverter(codec),
-		FailureConverter: payloadcodec.FailureConverter(codec),
-		Logger:           testenv.TemporalLogger(),
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("temporal client with payload codec: %w", err)
-	}
-	return c, c.Close, nil
-}
 
 // checkSealed fails unless the input of row 6w's first triage run reached
 // the engine sealed, so a row reported as encrypted was.
