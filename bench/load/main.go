@@ -34,6 +34,7 @@ import (
 	"github.com/vigil-soc/vigil/bench/internal/sealed"
 	"github.com/vigil-soc/vigil/bench/internal/verdict"
 	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/payloadcodec"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -113,6 +114,9 @@ func parseFlags(args []string) (config, error) {
 		return cfg, fmt.Errorf("-only %q: want intake, lists or triage", cfg.Only)
 	case cfg.Seed < 0, cfg.Warmup < 0:
 		return cfg, errors.New("-seed and -warmup must not be negative")
+	}
+	if _, err := payloadcodec.ParseKeyring(cfg.PayloadKeys); err != nil {
+		return cfg, fmt.Errorf("-payload-keys: %w", err)
 	}
 	switch cfg.DB {
 	case "", "sqlite", "postgres", "both":
