@@ -21,6 +21,7 @@ import (
 	"github.com/vigil-soc/vigil/bench/internal/sealed"
 	"github.com/vigil-soc/vigil/bench/internal/verdict"
 	"github.com/vigil-soc/vigil/internal/testenv"
+	"github.com/vigil-soc/vigil/payloadcodec"
 )
 
 // Goals the ratios are held to (see bench/README.md).
@@ -43,7 +44,18 @@ func main() {
 	file := flag.String("verdicts", verdict.DefaultFile(), "append the verdicts as JSON lines to this file, for bench/summary (default $"+verdict.EnvFile+")")
 	keys := flag.String("payload-keys", os.Getenv("VIGIL_PAYLOAD_KEYS"), "seal Vigil's Temporal payloads with these keys (id:base64key,..., as VIGIL_PAYLOAD_KEYS); the bare baselines stay unencrypted (default $VIGIL_PAYLOAD_KEYS)")
 	flag.Parse()
-	vs, err := run(*n, *c, *steps, *rounds, *playbooksOnly, *approvalsOnly, *keys)
+	codec, err := sealed.Codec(*keys)
+	if err != nil {
+		log.Fatal(err)
+	}
+	vs, err := run(*n, *c, *steps, *rounds, *playbooksOnly, *approvalsOnly, codec)
+	if codec != nil {
+		// The summary sets these lines beside bench/load's, whose titles
+		// say the same.
+		for i := range vs {
+			vs[i].Path += " (Vigil's payloads encrypted)"
+		}
+	}
 	// What was measured before a failure still reaches the summary.
 	if err := verdict.Append(*file, vs); err != nil {
 		log.Print(err)
@@ -53,14 +65,14 @@ func main() {
 	}
 }
 
-func run(n, c int, steps string, rounds int, playbooksOnly, approvalsOnly bool, keys string) ([]verdict.Verdict, error) {
+func run(n, c int, steps string, rounds int, playbooksOnly, approvalsOnly bool, codec *payloadcodec.Codec) ([]verdict.Verdict, error) {
 	ctx := context.Background()
 	tmp, err := testenv.StartTemporal(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer tmp.Stop()
-	vigilClient, closeVigilClient, err := sealed.Client(tmp.Client, keys)
+	vigilClient, closeVigilClient, err := sealed.Client(tmp.Client, codec)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +89,7 @@ func run(n, c int, steps string, rounds int, playbooksOnly, approvalsOnly bool, 
 	defer h.close()
 
 	encrypted := ""
-	if keys != "" {
+	if codec != nil {
 		encrypted = ", Vigil's payloads encrypted"
 	}
 	fmt.Printf("# Vigil workflow paths, %s, %d CPUs, %s/%s, %s, store %s%s\n\n",

@@ -64,6 +64,8 @@ type config struct {
 	// PayloadKeys encrypts the payloads Vigil's API, dispatcher and worker
 	// hand to Temporal, as VIGIL_PAYLOAD_KEYS does; the baselines stay bare.
 	PayloadKeys string
+	// codec is PayloadKeys read; nil without keys.
+	codec *payloadcodec.Codec
 }
 
 func main() {
@@ -115,8 +117,9 @@ func parseFlags(args []string) (config, error) {
 	case cfg.Seed < 0, cfg.Warmup < 0:
 		return cfg, errors.New("-seed and -warmup must not be negative")
 	}
-	if _, err := payloadcodec.ParseKeyring(cfg.PayloadKeys); err != nil {
-		return cfg, fmt.Errorf("-payload-keys: %w", err)
+	var err error
+	if cfg.codec, err = sealed.Codec(cfg.PayloadKeys); err != nil {
+		return cfg, err
 	}
 	switch cfg.DB {
 	case "", "sqlite", "postgres", "both":
@@ -207,7 +210,7 @@ func run(args []string) error {
 		return err
 	}
 	defer tmp.Stop()
-	vigilClient, closeVigilClient, err := sealed.Client(tmp.Client, cfg.PayloadKeys)
+	vigilClient, closeVigilClient, err := sealed.Client(tmp.Client, cfg.codec)
 	if err != nil {
 		return err
 	}

@@ -13,19 +13,24 @@ import (
 	"github.com/vigil-soc/vigil/payloadcodec"
 )
 
-// Client is the client Vigil's API, dispatcher and worker use in a bench:
-// base itself when keys is empty, else one sharing base's connection that
-// seals every payload with keys (id:base64key,..., as VIGIL_PAYLOAD_KEYS).
-// The bare baselines keep base, so a ratio measured with keys shows what
-// encryption costs Vigil beside an unencrypted engine. The returned func
-// closes what Client opened.
-func Client(base client.Client, keys string) (client.Client, func(), error) {
-	if keys == "" {
-		return base, func() {}, nil
-	}
+// Codec reads a bench's -payload-keys (id:base64key,..., as
+// VIGIL_PAYLOAD_KEYS) before anything starts: nil when keys is empty.
+func Codec(keys string) (*payloadcodec.Codec, error) {
 	codec, err := app.Config{PayloadKeys: keys}.PayloadCodec()
 	if err != nil {
-		return nil, nil, fmt.Errorf("payload keys: %w", err)
+		return nil, fmt.Errorf("-payload-keys: %w", err)
+	}
+	return codec, nil
+}
+
+// Client is the client Vigil's API, dispatcher and worker use in a bench:
+// base itself when codec is nil, else one sharing base's connection that
+// seals every payload with codec. The bare baselines keep base, so a ratio
+// measured with a codec shows what encryption costs Vigil beside an
+// unencrypted engine. The returned func closes what Client opened.
+func Client(base client.Client, codec *payloadcodec.Codec) (client.Client, func(), error) {
+	if codec == nil {
+		return base, func() {}, nil
 	}
 	c, err := client.NewClientFromExisting(base, client.Options{
 		Namespace:        "default",
