@@ -135,7 +135,7 @@ func TestHealthDetailedAndOperationsMetrics(t *testing.T) {
 	for _, name := range []string{"http_requests_total", "http_request_duration_seconds", "http_connections_active",
 		"http_requests_in_flight", "kill_switch_active", `component_healthy{component="database"} 1`,
 		"db_pool_connections_total", "db_pool_connections_idle", "db_pool_connections_waiting",
-		`mq_messages_pending{topic="alert"}`, `vigil_incidents_total{severity="high",status="open"}`,
+		"db_pool_connections_closed_total", `mq_messages_pending{topic="alert"}`, `vigil_incidents_total{severity="high",status="open"}`,
 		"vigil_incidents_in_progress", "vigil_triage_duration_seconds_bucket", `vigil_actions_total{action_type="quarantine_email",status="completed"}`,
 		"vigil_pending_approvals", "vigil_action_duration_seconds_count"} {
 		if !strings.Contains(text, name) {

@@ -21,7 +21,7 @@ type opsCollector struct {
 	incidents, inProgress, actions     *prometheus.Desc
 	pending, triageDur, actionDur      *prometheus.Desc
 	queue, healthy, poolOpen, poolIdle *prometheus.Desc
-	poolWaiting                        *prometheus.Desc
+	poolWaiting, poolClosed            *prometheus.Desc
 }
 
 func newOpsCollector(s *server) *opsCollector {
@@ -40,12 +40,14 @@ func newOpsCollector(s *server) *opsCollector {
 		poolOpen:    d("db_pool_connections_total", "Open database connections, in use or idle."),
 		poolIdle:    d("db_pool_connections_idle", "Idle database connections."),
 		poolWaiting: d("db_pool_connections_waiting", "Connection requests that waited for a free connection, since start."),
+		poolClosed: d("db_pool_connections_closed_total", "Database connections the pool closed for being idle or old, since start; "+
+			"a steady rise means connections are reopened under load."),
 	}
 }
 
 func (o *opsCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{o.incidents, o.inProgress, o.actions, o.pending, o.triageDur, o.actionDur,
-		o.queue, o.healthy, o.poolOpen, o.poolIdle, o.poolWaiting} {
+		o.queue, o.healthy, o.poolOpen, o.poolIdle, o.poolWaiting, o.poolClosed} {
 		ch <- d
 	}
 }
@@ -61,6 +63,8 @@ func (o *opsCollector) Collect(ch chan<- prometheus.Metric) {
 		gauge(o.poolOpen, float64(ps.OpenConnections))
 		gauge(o.poolIdle, float64(ps.Idle))
 		gauge(o.poolWaiting, float64(ps.WaitCount))
+		ch <- prometheus.MustNewConstMetric(o.poolClosed, prometheus.CounterValue,
+			float64(ps.MaxIdleClosed+ps.MaxIdleTimeClosed+ps.MaxLifetimeClosed))
 	}
 	for name, c := range o.s.detailedHealth(ctx).Components {
 		v := 0.0
