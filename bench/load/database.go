@@ -43,7 +43,7 @@ type dbRun struct {
 // runDatabase measures one database in a fresh store: a private schema in
 // pgURL's database, or a SQLite file in a temporary directory. Both are
 // removed on return.
-func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc client.Client, roundTrip stats) (out dbRun, err error) {
+func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc client.Client, roundTrip *roundTripBaseline) (out dbRun, err error) {
 	scope := string(dialect)
 	out.Section.Title = "SQLite"
 	url := ""
@@ -159,13 +159,23 @@ func listRows(ctx context.Context, cfg config, a *apiClient, db *sql.DB, dialect
 
 // triageRows measures triage requests answered with their verdict (row 6)
 // and verdicts stored under auto triage (row 6w), beside the bare
-// one-activity workflow.
+// one-activity workflow measured again just before them: the engine's
+// pace drifts over a run, by up to 40% between runs on two CPUs, so a
+// baseline taken minutes earlier would move the ratios by itself.
 func triageRows(ctx context.Context, cfg config, a *apiClient, env benchEnv, tc client.Client, db *sql.DB,
-	dialect store.Dialect, roundTrip stats, out *dbRun, step stepFunc) error {
+	dialect store.Dialect, baseline *roundTripBaseline, out *dbRun, step stepFunc) error {
 	scope, sec := string(dialect), &out.Section
 	ids, err := createTriageIncidents(ctx, cfg, a, scope)
 	if err != nil {
 		return fmt.Errorf("%s: incidents to triage: %w", dialect, err)
+	}
+	if baseline == nil {
+		return fmt.Errorf("%s: triage rows need baseline 5b", dialect)
+	}
+	tl := load{N: cfg.TriageN, Concurrency: cfg.C, Warmup: cfg.Warmup}
+	roundTrip, err := step("5b", "Baseline: workflow + one activity, just before rows 6 and 6w", "", nil, tl, baseline.op())
+	if err != nil {
+		return err
 	}
 	// Vigil's worker polls the shared task queue only while this database is
 	// measured, so triages never reach a worker bound to another store.
@@ -174,8 +184,7 @@ func triageRows(ctx context.Context, cfg config, a *apiClient, env benchEnv, tc 
 		return fmt.Errorf("start Vigil worker: %w", err)
 	}
 	defer w.Stop()
-	tl := load{N: cfg.TriageN, Concurrency: cfg.C, Warmup: cfg.Warmup}
-	if _, err := step("6", "POST /api/incidents/{id}/triage (waits for verdict)", "5b", &roundTrip, tl, triageOp(a, ids)); err != nil {
+	if _, err := step("6", "POST /api/incidents/{id}/triage (waits for verdict)", "5b", roundTrip, tl, triageOp(a, ids)); err != nil {
 		return err
 	}
 	name := fmt.Sprintf("Signed alerts, auto triage: verdicts stored per s, sustained (accept → verdict), C=%d", cfg.C)
@@ -190,7 +199,7 @@ func triageRows(ctx context.Context, cfg config, a *apiClient, env benchEnv, tc 
 			return fmt.Errorf("%s auto triage: %w", dialect, err)
 		}
 	}
-	sec.add(result{ID: "6w", Name: name, Stats: s, BaseID: "5b", Base: &roundTrip})
+	sec.add(result{ID: "6w", Name: name, Stats: s, BaseID: "5b", Base: roundTrip})
 	if s.Failures > 0 {
 		out.Problems = append(out.Problems, fmt.Sprintf("%s %s: %d of %d failed: %v", dialect, name, s.Failures, s.Ops, s.FirstErr))
 	}

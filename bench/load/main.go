@@ -218,13 +218,15 @@ func run(args []string) error {
 
 	var (
 		tr       temporalResults
+		rt       *roundTripBaseline
 		sections []section
 		problems []string
 	)
 	if cfg.Only == "" || cfg.Only == "triage" {
-		if tr, err = measureTemporal(ctx, cfg, tmp.Client); err != nil {
+		if tr, rt, err = measureTemporal(ctx, cfg, tmp.Client); err != nil {
 			return err
 		}
+		defer rt.stop()
 		temporal := section{Title: "Temporal (one dev server for the whole run)"}
 		temporal.add(result{ID: "5a", Name: "Baseline: bare ExecuteWorkflow, no worker", Stats: tr.BareStart})
 		temporal.add(result{ID: "5b", Name: "Baseline: workflow + one activity, start and wait", Stats: tr.RoundTrip})
@@ -241,7 +243,7 @@ func run(args []string) error {
 		verdicts []verdict.Verdict
 	)
 	for _, d := range ds {
-		r, err := runDatabase(ctx, cfg, d, vigilClient, tr.RoundTrip)
+		r, err := runDatabase(ctx, cfg, d, vigilClient, rt)
 		verdicts = append(verdicts, databaseVerdicts(cfg, d, r.Section)...)
 		if d == store.DialectPostgres {
 			m.Postgres = r.Version

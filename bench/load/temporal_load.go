@@ -75,32 +75,54 @@ type temporalResults struct {
 	BareStart, RoundTrip stats
 }
 
-// measureTemporal runs baselines 5a and 5b on the shared dev server. The
-// round-trip worker uses default options, as app.NewWorker does, so the
-// comparison with Vigil's triage isolates Vigil's own work.
-func measureTemporal(ctx context.Context, cfg config, tc client.Client) (temporalResults, error) {
+// measureTemporal runs baselines 5a and 5b on the shared dev server and
+// returns the round-trip baseline still running, so each database section
+// can measure 5b again beside its own triage rows; the caller stops it.
+func measureTemporal(ctx context.Context, cfg config, tc client.Client) (temporalResults, *roundTripBaseline, error) {
 	var res temporalResults
 	runID := uuid.NewString()[:8]
 	var err error
 	progress("temporal", "5a bare ExecuteWorkflow, %d starts at concurrency %d", cfg.N, cfg.C)
 	res.BareStart, err = measure(ctx, load{N: cfg.N, Concurrency: cfg.C, Warmup: cfg.Warmup}, bareStartOp(tc, runID))
 	if err != nil {
-		return res, fmt.Errorf("bare ExecuteWorkflow: %w", err)
+		return res, nil, fmt.Errorf("bare ExecuteWorkflow: %w", err)
 	}
 	progressStats("temporal", res.BareStart)
 
+	rt, err := startRoundTrip(tc)
+	if err != nil {
+		return res, nil, err
+	}
+	progress("temporal", "5b workflow + activity round trip, %d runs at concurrency %d", cfg.TriageN, cfg.C)
+	if res.RoundTrip, err = measure(ctx, load{N: cfg.TriageN, Concurrency: cfg.C, Warmup: cfg.Warmup}, rt.op()); err != nil {
+		rt.stop()
+		return res, nil, fmt.Errorf("workflow round trip: %w", err)
+	}
+	progressStats("temporal", res.RoundTrip)
+	return res, rt, nil
+}
+
+// roundTripBaseline is baseline 5b, ready to be measured again: its
+// worker polls its own queue until stop. The worker uses default options,
+// as app.NewWorker does, so the comparison with Vigil's triage isolates
+// Vigil's own work.
+type roundTripBaseline struct {
+	tc client.Client
+	w  worker.Worker
+}
+
+// startRoundTrip starts the worker of baseline 5b.
+func startRoundTrip(tc client.Client) (*roundTripBaseline, error) {
 	w := worker.New(tc, roundTripQueue, worker.Options{})
 	w.RegisterWorkflow(echoWorkflow)
 	w.RegisterActivity(echoActivity)
 	if err := w.Start(); err != nil {
-		return res, fmt.Errorf("start round-trip worker: %w", err)
+		return nil, fmt.Errorf("start round-trip worker: %w", err)
 	}
-	defer w.Stop()
-	progress("temporal", "5b workflow + activity round trip, %d runs at concurrency %d", cfg.TriageN, cfg.C)
-	res.RoundTrip, err = measure(ctx, load{N: cfg.TriageN, Concurrency: cfg.C, Warmup: cfg.Warmup}, roundTripOp(tc, runID))
-	if err != nil {
-		return res, fmt.Errorf("workflow round trip: %w", err)
-	}
-	progressStats("temporal", res.RoundTrip)
-	return res, nil
+	return &roundTripBaseline{tc: tc, w: w}, nil
 }
+
+// op is one round trip of 5b; each call numbers its workflows afresh.
+func (b *roundTripBaseline) op() opFunc { return roundTripOp(b.tc, uuid.NewString()[:8]) }
+
+func (b *roundTripBaseline) stop() { b.w.Stop() }
