@@ -2,9 +2,11 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -141,5 +143,43 @@ func TestHealthDetailedAndOperationsMetrics(t *testing.T) {
 		if !strings.Contains(text, name) {
 			t.Errorf("/metrics lacks %s", name)
 		}
+	}
+}
+
+// TestPoolClosedConnectionsMetric: a connection the pool closes shows in
+// db_pool_connections_closed_total, so an operator can see a pool that
+// reopens its connections under load.
+func TestPoolClosedConnectionsMetric(t *testing.T) {
+	srv, _ := loggedServer(t)
+	closed := func() float64 {
+		t.Helper()
+		text := string(doRequest(t, http.DefaultClient, srv.URL, http.MethodGet, "/metrics", "", nil, nil).Raw)
+		for _, line := range strings.Split(text, "\n") {
+			if v, ok := strings.CutPrefix(line, "db_pool_connections_closed_total "); ok {
+				n, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					t.Fatalf("metric line %q: %v", line, err)
+				}
+				return n
+			}
+		}
+		t.Fatalf("/metrics lacks db_pool_connections_closed_total:\n%.2000s", text)
+		return 0
+	}
+	sqlDB, err := env.store.SQL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := closed()
+	// The store sets no lifetime; one of a nanosecond makes the pool close
+	// the next connection it hands out or takes back.
+	sqlDB.SetConnMaxLifetime(time.Nanosecond)
+	err = sqlDB.PingContext(context.Background())
+	sqlDB.SetConnMaxLifetime(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := closed(); after < before+1 {
+		t.Fatalf("db_pool_connections_closed_total went from %v to %v, want at least one more", before, after)
 	}
 }
