@@ -21,7 +21,7 @@ func TestPostgresPoolKeepsItsConnectionsAfterABurst(t *testing.T) {
 	if st.Dialect() != store.DialectPostgres {
 		t.Fatalf("dialect %q, want postgres", st.Dialect())
 	}
-	sqlDB, err := st.DB().DB()
+	sqlDB, err := st.SQL()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func runDatabase(ctx context.Context, cfg config, dialect store.Dialect, tc clie
 	if dialect == store.DialectPostgres {
 		out.Section.Title, url = "PostgreSQL", cfg.PGURL
 	}
-	if cfg.PayloadKeys != "" {
+	if cfg.codec != nil {
 		out.Section.Title += ", payloads encrypted"
 	}
 	dir, err := os.MkdirTemp("", "vigil-bench-")
@@ -169,9 +169,6 @@ func triageRows(ctx context.Context, cfg config, a *apiClient, env benchEnv, tc 
 	if err != nil {
 		return fmt.Errorf("%s: incidents to triage: %w", dialect, err)
 	}
-	if baseline == nil {
-		return fmt.Errorf("%s: triage rows need baseline 5b", dialect)
-	}
 	tl := load{N: cfg.TriageN, Concurrency: cfg.C, Warmup: cfg.Warmup}
 	roundTrip, err := step("5b", "Baseline: workflow + one activity, just before rows 6 and 6w", "", nil, tl, baseline.op())
 	if err != nil {
@@ -194,7 +191,7 @@ func triageRows(ctx context.Context, cfg config, a *apiClient, env benchEnv, tc 
 		return fmt.Errorf("%s auto triage: %w", dialect, err)
 	}
 	progressStats(scope, s)
-	if cfg.PayloadKeys != "" {
+	if cfg.codec != nil {
 		if err := checkSealed(ctx, tc, db, dialect); err != nil {
 			return fmt.Errorf("%s auto triage: %w", dialect, err)
 		}

@@ -201,7 +201,7 @@ func run(args []string) error {
 		Date: start, CPUModel: cpuModel(), WarmupPerCase: cfg.Warmup, LoadBefore: loadAvg(),
 		Args: fmt.Sprintf("-db %s -n %d -c %d -intake-c %d -seed %d -triage-n %d", cfg.DB, cfg.N, cfg.C, cfg.IntakeC, cfg.Seed, cfg.TriageN),
 	}
-	if cfg.PayloadKeys != "" {
+	if cfg.codec != nil {
 		m.Args += " -payload-keys (set)"
 	}
 	progress("temporal", "starting dev server")
