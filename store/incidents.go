@@ -211,25 +211,75 @@ func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident
 	if f.Search != "" {
 		return searchPage(s.searchIncidents(q, f.Search), order, f.PerPage, offset)
 	}
-	total, err := s.countIncidents(ctx, q, f)
-	if err != nil {
-		return nil, 0, err
+	if f.CreatedAfter != nil || f.CreatedBefore != nil {
+		// A time range is counted over its index range.
+		var total int64
+		if err := q.Count(&total).Error; err != nil {
+			return nil, 0, fmt.Errorf("count incidents: %w", err)
+		}
+		rows, err := s.incidentPage(ctx, q, order, f.PerPage, offset, nil)
+		return incidentsOf(rows), total, err
 	}
-	var rows []Incident
+	// The total rides in the page's own statement, one round trip fewer on
+	// the list everyone opens; only an empty page asks for it separately.
+	counts := s.incidentCounts(ctx, f)
+	rows, err := s.incidentPage(ctx, q, order, f.PerPage, offset, counts)
+	if err != nil || len(rows) > 0 {
+		return incidentsOf(rows), firstTotal(rows), err
+	}
+	var total int64
+	if err := counts.Scan(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count incidents: %w", err)
+	}
+	return []Incident{}, total, nil
+}
+
+// countedIncident is a list row with the list's total beside it.
+type countedIncident struct {
+	Incident
+	ListTotal int64
+}
+
+// incidentPage reads one page of list rows in order, each carrying the
+// value of total (a one-value subquery) when it is not nil.
+func (s *Store) incidentPage(ctx context.Context, q *gorm.DB, order string, limit, offset int, total *gorm.DB) ([]countedIncident, error) {
+	columns, args := strings.Join(listColumns, ", "), []any{}
+	if total != nil {
+		columns, args = columns+", (?) AS list_total", []any{total}
+	}
+	var rows []countedIncident
+	var err error
 	if offset == 0 {
-		err = q.Select(listColumns).Order(order).Limit(f.PerPage).Offset(offset).Find(&rows).Error
+		err = q.Select(columns, args...).Order(order).Limit(limit).Find(&rows).Error
 	} else {
 		// A deeper page finds its keys first, from the index that matches
 		// the sort (an index-only scan skips the earlier pages without
 		// reading their rows), then reads only its own rows.
-		keys := q.Select("id").Order(order).Limit(f.PerPage).Offset(offset)
-		err = s.db.WithContext(ctx).Model(&Incident{}).Select(listColumns).
+		keys := q.Select("id").Order(order).Limit(limit).Offset(offset)
+		err = s.db.WithContext(ctx).Model(&Incident{}).Select(columns, args...).
 			Where("id IN (?)", keys).Order(order).Find(&rows).Error
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("list incidents: %w", err)
+		return nil, fmt.Errorf("list incidents: %w", err)
 	}
-	return rows, total, nil
+	return rows, nil
+}
+
+// incidentsOf drops the totals from counted rows.
+func incidentsOf(rows []countedIncident) []Incident {
+	out := make([]Incident, len(rows))
+	for i := range rows {
+		out[i] = rows[i].Incident
+	}
+	return out
+}
+
+// firstTotal is the total the rows carry, 0 when there are none.
+func firstTotal(rows []countedIncident) int64 {
+	if len(rows) == 0 {
+		return 0
+	}
+	return rows[0].ListTotal
 }
 
 // equalityFilter is one column a list filter fixes to a value.
@@ -299,11 +349,8 @@ func pinnedOrder(cols []string, order string) string {
 // page is cut. Only a page past the last match counts them separately.
 func searchPage(q *gorm.DB, order string, limit, offset int) ([]Incident, int64, error) {
 	q = q.Session(&gormSession)
-	var found []struct {
-		Incident
-		SearchTotal int64
-	}
-	err := q.Select(strings.Join(listColumns, ", ") + ", count(*) OVER () AS search_total").
+	var found []countedIncident
+	err := q.Select(strings.Join(listColumns, ", ") + ", count(*) OVER () AS list_total").
 		Order(order).Limit(limit).Offset(offset).Find(&found).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("search incidents: %w", err)
@@ -317,25 +364,14 @@ func searchPage(q *gorm.DB, order string, limit, offset int) ([]Incident, int64,
 		}
 		return []Incident{}, total, nil
 	}
-	rows := make([]Incident, len(found))
-	for i, r := range found {
-		rows[i] = r.Incident
-	}
-	return rows, found[0].SearchTotal, nil
+	return incidentsOf(found), firstTotal(found), nil
 }
 
-// countIncidents answers a list's total. Without a time range it sums the
-// trigger-maintained incident_counts rows, so the total costs the same at a
-// million incidents as at ten; with one it counts the index range.
+// incidentCounts is the statement that answers a list's total without a
+// time range or search: it sums the trigger-maintained incident_counts
+// rows, so the total costs the same at a million incidents as at ten.
 // Searches count with their page (searchPage).
-func (s *Store) countIncidents(ctx context.Context, q *gorm.DB, f IncidentFilter) (int64, error) {
-	var total int64
-	if f.CreatedAfter != nil || f.CreatedBefore != nil {
-		if err := q.Count(&total).Error; err != nil {
-			return 0, fmt.Errorf("count incidents: %w", err)
-		}
-		return total, nil
-	}
+func (s *Store) incidentCounts(ctx context.Context, f IncidentFilter) *gorm.DB {
 	c := s.db.WithContext(ctx).Table("incident_counts").Select("COALESCE(SUM(n), 0)")
 	if f.Status != "" {
 		c = c.Where("status = ?", f.Status)
@@ -346,10 +382,7 @@ func (s *Store) countIncidents(ctx context.Context, q *gorm.DB, f IncidentFilter
 	if f.Type != "" {
 		c = c.Where("incident_type = ?", f.Type)
 	}
-	if err := c.Scan(&total).Error; err != nil {
-		return 0, fmt.Errorf("count incidents: %w", err)
-	}
-	return total, nil
+	return c
 }
 
 // SearchWindow bounds a title search to the newest incidents, so a word

@@ -267,5 +267,12 @@ func TestListTotalsMatchCounts(t *testing.T) {
 		if int64(len(rows)) != total {
 			t.Errorf("filter %+v: total %d, but %d rows match", f, total, len(rows))
 		}
+		// A deeper page and a page past the last row report the same total.
+		for _, page := range []int{2, 100} {
+			f.Page, f.PerPage = page, 2
+			if _, deeper, err := st.ListIncidents(ctx, f); err != nil || deeper != total {
+				t.Errorf("filter %+v: total %d (%v), want %d as on page 1", f, deeper, err, total)
+			}
+		}
 	}
 }
