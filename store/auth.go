@@ -84,6 +84,8 @@ func (s *Store) RevokeAPIKey(ctx context.Context, id string) error {
 	if res.Error != nil {
 		return fmt.Errorf("revoke api key: %w", res.Error)
 	}
+	// The trigger tells every process; this one forgets before it answers.
+	s.keys.forget()
 	if res.RowsAffected == 0 {
 		return ErrNotFound
 	}
@@ -106,25 +108,35 @@ func (p *Principal) Scopes() []string {
 	return p.Key.Scopes.V
 }
 
-// AuthenticateKey resolves a bearer key to its user. It reads the database
-// on every call, so revocation and disabling take effect at once on every
-// process.
+// AuthenticateKey resolves a bearer key to its user. On PostgreSQL a key in
+// use is served from memory while every change to keys and users is heard
+// (keyCache), so revocation and disabling still take effect at once on
+// every process; otherwise it reads the database on every call.
 func (s *Store) AuthenticateKey(ctx context.Context, key string) (*Principal, error) {
 	if key == "" {
 		return nil, ErrUnauthenticated
 	}
-	// One read for the key and its owner: this runs on every request.
-	var k APIKey
-	err := s.db.WithContext(ctx).Joins("Owner").Take(&k, "api_keys.key_hash = ?", HashKey(key)).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, ErrUnauthenticated
-	}
-	if err != nil {
-		return nil, fmt.Errorf("look up api key: %w", err)
+	hash := HashKey(key)
+	k, u, ok := s.keys.get(hash)
+	if !ok {
+		gen := s.keys.begin()
+		// One read for the key and its owner: this runs on every request
+		// the cache cannot answer.
+		err := s.db.WithContext(ctx).Joins("Owner").Take(&k, "api_keys.key_hash = ?", hash).Error
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, ErrUnauthenticated
+		}
+		if err != nil {
+			return nil, fmt.Errorf("look up api key: %w", err)
+		}
+		if k.Owner == nil {
+			return nil, ErrUnauthenticated
+		}
+		u = *k.Owner
+		s.keys.put(hash, gen, k, u)
 	}
 	now := Now()
-	u := k.Owner
-	if k.RevokedAt != nil || (k.ExpiresAt != nil && !now.Before(*k.ExpiresAt)) || u == nil || !u.Enabled {
+	if k.RevokedAt != nil || (k.ExpiresAt != nil && !now.Before(*k.ExpiresAt)) || !u.Enabled {
 		return nil, ErrUnauthenticated
 	}
 	k.Owner = nil
@@ -133,9 +145,10 @@ func (s *Store) AuthenticateKey(ctx context.Context, key string) (*Principal, er
 		if err := s.db.WithContext(ctx).Model(&APIKey{}).Where("id = ?", k.ID).
 			Update("last_used_at", now).Error; err == nil {
 			k.LastUsedAt = &now
+			s.keys.touch(hash, now)
 		}
 	}
-	return &Principal{User: *u, Key: &k}, nil
+	return &Principal{User: u, Key: &k}, nil
 }
 
 // BootstrapAdmin ensures a user "admin" with role admin exists and holds

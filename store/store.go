@@ -56,6 +56,10 @@ type Store struct {
 	checkpoints *checkpointer
 	// policies caches the enabled rules; rule writes forget them.
 	policies *ttlcache.Value[[]Policy]
+	// keys caches API keys in use while keyListener hears every change to
+	// keys and users; it serves nothing on SQLite.
+	keys        *keyCache
+	keyListener *keyListener
 }
 
 // postgresPoolSize is how many PostgreSQL connections one process opens,
@@ -110,7 +114,7 @@ func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, er
 		sqlDB.SetMaxIdleConns(4)
 	}
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db, dialect: dialect, runs: &runWatch{}, policies: &ttlcache.Value[[]Policy]{}}
+	s := &Store{db: db, dialect: dialect, runs: &runWatch{}, policies: &ttlcache.Value[[]Policy]{}, keys: &keyCache{}}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.Ping(pingCtx); err != nil {
@@ -119,6 +123,8 @@ func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, er
 	}
 	if dialect == DialectSQLite {
 		s.checkpoints = startCheckpointer(s)
+	} else {
+		s.keyListener = startKeyListener(databaseURL, s.keys)
 	}
 	return s, nil
 }
@@ -165,6 +171,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close releases the connection pool.
 func (s *Store) Close() error {
 	s.checkpoints.close()
+	s.keyListener.close()
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return err

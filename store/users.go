@@ -190,6 +190,8 @@ func (s *Store) UpdateUser(ctx context.Context, id string, u UserUpdate) (*User,
 		}
 		return nil
 	})
+	// The trigger tells every process; this one forgets before it answers.
+	s.keys.forget()
 	if err != nil {
 		return nil, translate(err)
 	}
@@ -219,6 +221,7 @@ func (s *Store) DeleteUser(ctx context.Context, id string) error {
 		}
 		return nil
 	})
+	s.keys.forget()
 	return translate(err)
 }
 
