@@ -9,7 +9,7 @@ import (
 	"github.com/vigil-soc/vigil/store"
 )
 
-// Deeper pages find their keys before their rows; whatever the sort and
+// Deeper pages find where they start before reading their rows; whatever the sort and
 // filter, the pages laid end to end must be the one long page.
 func TestDeepPagesMatchOneLongPage(t *testing.T) {
 	st := testenv.OpenStore(t)
@@ -29,7 +29,7 @@ func TestDeepPagesMatchOneLongPage(t *testing.T) {
 	}
 	for _, f := range []store.IncidentFilter{
 		{}, {Sort: "-severity"}, {Sort: "severity"}, {Sort: "incident_number"}, {Sort: "-updated_at"},
-		{Severity: "critical"}, {Sort: "-severity", Status: store.StatusOpen},
+		{Severity: "critical"}, {Sort: "-severity", Status: store.StatusOpen}, {Sort: "-triaged_at"},
 	} {
 		long := f
 		long.Page, long.PerPage = 1, 100

@@ -184,8 +184,7 @@ var listColumns = []string{
 
 // ListIncidents returns one page of incidents and the total matching count.
 func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident, int64, error) {
-	// A new session per query: GORM statements are not reusable after Count.
-	q := s.db.WithContext(ctx).Model(&Incident{}).Session(&gormSession)
+	q := s.db.WithContext(ctx).Model(&Incident{})
 	pinned := pinnedColumns(f)
 	for _, eq := range equalityFilters(f) {
 		if pinned != nil {
@@ -207,6 +206,9 @@ func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident
 	if pinned != nil {
 		order = pinnedOrder(pinned, order)
 	}
+	// Each statement below starts from the filters alone: a chained call
+	// on a query that is not a session would change it for the next.
+	q = q.Session(&gormSession)
 	offset := (f.Page - 1) * f.PerPage
 	if f.Search != "" {
 		return searchPage(s.searchIncidents(q, f.Search), order, f.PerPage, offset)
@@ -249,12 +251,21 @@ func (s *Store) incidentPage(ctx context.Context, q *gorm.DB, order string, limi
 	}
 	var rows []countedIncident
 	var err error
-	if offset == 0 {
+	keyset, from, ordered := keysetColumns(order)
+	switch {
+	case offset == 0:
 		err = q.Select(columns, args...).Order(order).Limit(limit).Find(&rows).Error
-	} else {
-		// A deeper page finds its keys first, from the index that matches
-		// the sort (an index-only scan skips the earlier pages without
-		// reading their rows), then reads only its own rows.
+	case ordered:
+		// A deeper page finds the row it starts at from the index that
+		// matches the sort (an index-only scan skips the earlier pages
+		// without reading their rows), then reads its own rows onwards in
+		// index order, in the same statement.
+		start := q.Select(keyset).Order(order).Limit(1).Offset(offset)
+		err = q.Select(columns, args...).Where("("+keyset+") "+from+" (?)", start).
+			Order(order).Limit(limit).Find(&rows).Error
+	default:
+		// A nullable sort column cannot be compared as a row: the page
+		// finds its keys from the index first, then reads those rows.
 		keys := q.Select("id").Order(order).Limit(limit).Offset(offset)
 		err = s.db.WithContext(ctx).Model(&Incident{}).Select(columns, args...).
 			Where("id IN (?)", keys).Order(order).Find(&rows).Error
@@ -263,6 +274,26 @@ func (s *Store) incidentPage(ctx context.Context, q *gorm.DB, order string, limi
 		return nil, fmt.Errorf("list incidents: %w", err)
 	}
 	return rows, nil
+}
+
+// keysetColumns returns the columns of an incidentOrder and the comparison
+// that keeps a row and those after it, when every column is NOT NULL and
+// sorted the same way; ok is false otherwise.
+func keysetColumns(order string) (columns, from string, ok bool) {
+	var names []string
+	dir := ""
+	for term := range strings.SplitSeq(order, ", ") {
+		name, d, _ := strings.Cut(term, " ")
+		if name == "triaged_at" || (dir != "" && d != dir) {
+			return "", "", false
+		}
+		dir, names = d, append(names, name)
+	}
+	from = ">="
+	if dir == "DESC" {
+		from = "<="
+	}
+	return strings.Join(names, ", "), from, true
 }
 
 // incidentsOf drops the totals from counted rows.
