@@ -15,7 +15,7 @@ const credentialsChannel = "vigil_credentials"
 
 // keyCacheTTL bounds how long a key's record is served from memory even
 // when no change was heard, as a second line behind the listener.
-const keyCacheTTL = time.Minute
+const keyCacheTTL = 10 * time.Second
 
 // keyCacheMax bounds the cache; a full cache is emptied and refills with
 // the keys in use.
@@ -111,17 +111,25 @@ type keyListener struct {
 	done sync.WaitGroup
 }
 
-// listenRetry is how long the listener waits before connecting again.
-const listenRetry = time.Second
+// listenRetry is how long the listener waits before connecting again;
+// listenProbeWait is how long it waits to hear its own test notification.
+const (
+	listenRetry     = time.Second
+	listenProbeWait = 5 * time.Second
+)
 
 // startKeyListener listens on databaseURL until close, reconnecting after
 // a lost connection; the cache serves nothing while it is not listening.
-func startKeyListener(databaseURL string, cache *keyCache) *keyListener {
+// probe sends a notification on credentialsChannel over another
+// connection: the cache serves only once the listener has heard one, so a
+// connection that cannot hear (a pooler in transaction mode) never turns
+// it on.
+func startKeyListener(databaseURL string, cache *keyCache, probe func(context.Context) error) *keyListener {
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &keyListener{stop: cancel}
 	l.done.Go(func() {
 		for ctx.Err() == nil {
-			listenOnce(ctx, databaseURL, cache)
+			listenOnce(ctx, databaseURL, cache, probe)
 			select {
 			case <-ctx.Done():
 			case <-time.After(listenRetry):
@@ -132,7 +140,7 @@ func startKeyListener(databaseURL string, cache *keyCache) *keyListener {
 }
 
 // listenOnce holds one listening connection until it fails or ctx ends.
-func listenOnce(ctx context.Context, databaseURL string, cache *keyCache) {
+func listenOnce(ctx context.Context, databaseURL string, cache *keyCache, probe func(context.Context) error) {
 	conn, err := pgx.Connect(ctx, databaseURL)
 	if err != nil {
 		return
@@ -143,6 +151,15 @@ func listenOnce(ctx context.Context, databaseURL string, cache *keyCache) {
 		_ = conn.Close(closeCtx)
 	}()
 	if _, err := conn.Exec(ctx, "LISTEN "+credentialsChannel); err != nil {
+		return
+	}
+	if err := probe(ctx); err != nil {
+		return
+	}
+	heard, cancel := context.WithTimeout(ctx, listenProbeWait)
+	_, err = conn.WaitForNotification(heard)
+	cancel()
+	if err != nil {
 		return
 	}
 	cache.setListening(true)
