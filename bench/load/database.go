@@ -299,7 +299,7 @@ func seedAndSettle(ctx context.Context, cfg config, db *sql.DB, dialect store.Di
 	msg := fmt.Sprintf("Seeded %d incidents in %s (%.0f rows/s, multi-row INSERTs of %d rows, %d rows per transaction)",
 		cfg.Seed, took.Round(time.Millisecond), float64(cfg.Seed)/took.Seconds(), seedRowsPerStmt, seedRowsPerStmt*seedStmtsPerTx)
 	if dialect == store.DialectPostgres {
-		msg += fmt.Sprintf(", then VACUUM ANALYZE in %s", vac.Round(time.Millisecond))
+		msg += fmt.Sprintf(", then VACUUM ANALYZE and CHECKPOINT in %s", vac.Round(time.Millisecond))
 	}
 	sec.note("%s; the table held %d incidents during #3 and #4.", msg, rows)
 	return nil
