@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -101,6 +102,49 @@ func TestEqualityFiltersKeepCreationOrder(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Fatalf("%+v: %v, want %v", f, got, want)
 			}
+		}
+	}
+}
+
+// TestListRowsCarryTheirFields checks every field a list row carries
+// against the incident itself, on a first page, a deeper page read from
+// its start row and a deeper page read by id (a nullable sort column).
+func TestListRowsCarryTheirFields(t *testing.T) {
+	st := testenv.OpenStore(t)
+	ctx := context.Background()
+	var want []*store.Incident
+	for i, sev := range []string{"low", "high"} {
+		in := newIncident(sev)
+		in.Title = fmt.Sprintf("incident %d", i)
+		inc, err := st.CreateIncident(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, _, err := st.BeginTriage(ctx, inc.ID, false, &store.Triage{ID: fmt.Sprintf("7777777%d-7777-7777-7777-777777777777", i), WorkflowID: "wf"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.CompleteTriage(ctx, tr.ID, store.TriageOutcome{Verdict: store.Verdict{Classification: "benign"}}); err != nil {
+			t.Fatal(err)
+		}
+		if inc, err = st.GetIncident(ctx, inc.ID); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, inc)
+	}
+	for _, f := range []store.IncidentFilter{
+		{Sort: "created_at", Page: 1, PerPage: 1}, {Sort: "created_at", Page: 2, PerPage: 1}, {Sort: "triaged_at", Page: 2, PerPage: 1},
+	} {
+		rows, total, err := st.ListIncidents(ctx, f)
+		if err != nil || len(rows) != 1 || total != 2 {
+			t.Fatalf("%+v: %d rows of %d, %v", f, len(rows), total, err)
+		}
+		got, w := rows[0], want[f.Page-1]
+		if got.ID != w.ID || got.IncidentNumber != w.IncidentNumber || got.Title != w.Title ||
+			got.IncidentType != w.IncidentType || got.Severity != w.Severity || got.Status != w.Status ||
+			got.Source != w.Source || !got.CreatedAt.Equal(w.CreatedAt) || !got.UpdatedAt.Equal(w.UpdatedAt) ||
+			got.TriagedAt == nil || !got.TriagedAt.Equal(*w.TriagedAt) {
+			t.Fatalf("%+v: row %+v, want the fields of %+v", f, got, w)
 		}
 	}
 }

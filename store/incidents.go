@@ -249,28 +249,28 @@ func (s *Store) incidentPage(ctx context.Context, q *gorm.DB, order string, limi
 	if total != nil {
 		columns, args = columns+", (?) AS list_total", []any{total}
 	}
-	var rows []countedIncident
-	var err error
+	var page *gorm.DB
 	keyset, from, ordered := keysetColumns(order)
 	switch {
 	case offset == 0:
-		err = q.Select(columns, args...).Order(order).Limit(limit).Find(&rows).Error
+		page = q.Select(columns, args...).Order(order).Limit(limit)
 	case ordered:
 		// A deeper page finds the row it starts at from the index that
 		// matches the sort (an index-only scan skips the earlier pages
 		// without reading their rows), then reads its own rows onwards in
 		// index order, in the same statement.
 		start := q.Select(keyset).Order(order).Limit(1).Offset(offset)
-		err = q.Select(columns, args...).Where("("+keyset+") "+from+" (?)", start).
-			Order(order).Limit(limit).Find(&rows).Error
+		page = q.Select(columns, args...).Where("("+keyset+") "+from+" (?)", start).
+			Order(order).Limit(limit)
 	default:
 		// A nullable sort column cannot be compared as a row: the page
 		// finds its keys from the index first, then reads those rows.
 		keys := q.Select("id").Order(order).Limit(limit).Offset(offset)
-		err = s.db.WithContext(ctx).Model(&Incident{}).Select(columns, args...).
-			Where("id IN (?)", keys).Order(order).Find(&rows).Error
+		page = s.db.WithContext(ctx).Model(&Incident{}).Select(columns, args...).
+			Where("id IN (?)", keys).Order(order)
 	}
-	if err != nil {
+	var rows []countedIncident
+	if err := page.Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("list incidents: %w", err)
 	}
 	return rows, nil

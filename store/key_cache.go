@@ -26,7 +26,7 @@ const keyCacheMax = 10000
 // only while a listening connection hears credentialsChannel: every
 // change to a key or a user, from this process, another one or an
 // operator's psql, empties it when it commits. Without a listener (SQLite,
-// or the connection lost) every request reads the database, as before.
+// or the connection lost) every request reads the database.
 type keyCache struct {
 	mu        sync.Mutex
 	entries   map[string]keyEntry
@@ -170,6 +170,14 @@ func listenOnce(ctx context.Context, databaseURL string, cache *keyCache, probe 
 		}
 		cache.forget()
 	}
+}
+
+// probeCredentialsChannel sends the listener's test notification, but only
+// once the trigger that announces changes exists (migration 00022): until
+// then a change would go unheard, so the cache must stay off.
+func (s *Store) probeCredentialsChannel(ctx context.Context) error {
+	return s.db.WithContext(ctx).Exec(`SELECT pg_notify(?, 'probe') FROM pg_trigger
+		WHERE tgrelid = to_regclass('api_keys') AND tgname = 'api_keys_changed'`, credentialsChannel).Error
 }
 
 // close stops the listener and waits for it; nil is a no-op.

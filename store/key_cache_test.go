@@ -146,3 +146,26 @@ func TestKeyCacheServesNothingOnSQLite(t *testing.T) {
 		t.Fatal("a key is answered from memory with nobody listening for changes")
 	}
 }
+
+// TestKeyCacheWaitsForTheTrigger checks that a store opened on a database
+// whose credential trigger is not there yet (not migrated) serves nothing
+// from memory until it is.
+func TestKeyCacheWaitsForTheTrigger(t *testing.T) {
+	if os.Getenv("TEST_DATABASE_URL") == "" {
+		t.Skip("the key cache serves only on PostgreSQL")
+	}
+	st, err := store.Open(context.Background(), testenv.DatabaseURL(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if st.KeyCacheListening() {
+			t.Fatal("the key cache turned on before the trigger that announces changes existed")
+		}
+	}
+	if _, err := st.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 15*time.Second, st.KeyCacheListening, "the key cache never turned on after migrating")
+}

@@ -124,9 +124,7 @@ func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, er
 	if dialect == DialectSQLite {
 		s.checkpoints = startCheckpointer(s)
 	} else {
-		s.keyListener = startKeyListener(databaseURL, s.keys, func(ctx context.Context) error {
-			return s.db.WithContext(ctx).Exec("SELECT pg_notify(?, 'probe')", credentialsChannel).Error
-		})
+		s.keyListener = startKeyListener(databaseURL, s.keys, s.probeCredentialsChannel)
 	}
 	return s, nil
 }
