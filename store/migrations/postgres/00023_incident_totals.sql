@@ -2,8 +2,9 @@
 -- The list everyone opens first has no filter, and its total summed every
 -- row of incident_counts (each kind of incident times 16 shards): at a
 -- million incidents that sum was half the page's time in the database.
--- The grand total now has 16 rows of its own, kept by the same statement
--- triggers; a change of status, severity or type leaves it as it is.
+-- The grand total now has 16 rows of its own, kept by statement triggers
+-- beside incident_counts'; a change of status, severity or type leaves it
+-- as it is.
 CREATE TABLE incident_totals (
     shard SMALLINT PRIMARY KEY,
     n     BIGINT NOT NULL
@@ -12,62 +13,27 @@ LOCK TABLE incidents IN SHARE MODE;
 INSERT INTO incident_totals (shard, n) SELECT 0, count(*) FROM incidents;
 
 -- +goose StatementBegin
-CREATE OR REPLACE FUNCTION incident_counts_inserted() RETURNS trigger AS $$
+CREATE FUNCTION incident_totals_add() RETURNS trigger AS $$
 BEGIN
-    INSERT INTO incident_counts (status, severity, incident_type, shard, n)
-        SELECT status, severity, incident_type, txid_current() % 16, count(*) FROM new_rows
-        GROUP BY status, severity, incident_type
-        ORDER BY status, severity, incident_type
-        ON CONFLICT (status, severity, incident_type, shard) DO UPDATE SET n = incident_counts.n + EXCLUDED.n;
-    INSERT INTO incident_totals (shard, n)
-        SELECT txid_current() % 16, count(*) FROM new_rows
-        ON CONFLICT (shard) DO UPDATE SET n = incident_totals.n + EXCLUDED.n;
+    IF TG_OP = 'INSERT' THEN
+        INSERT INTO incident_totals (shard, n) SELECT txid_current() % 16, count(*) FROM new_rows
+            ON CONFLICT (shard) DO UPDATE SET n = incident_totals.n + EXCLUDED.n;
+    ELSE
+        INSERT INTO incident_totals (shard, n) SELECT txid_current() % 16, -count(*) FROM old_rows
+            ON CONFLICT (shard) DO UPDATE SET n = incident_totals.n + EXCLUDED.n;
+    END IF;
     RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
 -- +goose StatementEnd
 
--- +goose StatementBegin
-CREATE OR REPLACE FUNCTION incident_counts_deleted() RETURNS trigger AS $$
-BEGIN
-    INSERT INTO incident_counts (status, severity, incident_type, shard, n)
-        SELECT status, severity, incident_type, txid_current() % 16, -count(*) FROM old_rows
-        GROUP BY status, severity, incident_type
-        ORDER BY status, severity, incident_type
-        ON CONFLICT (status, severity, incident_type, shard) DO UPDATE SET n = incident_counts.n + EXCLUDED.n;
-    INSERT INTO incident_totals (shard, n)
-        SELECT txid_current() % 16, -count(*) FROM old_rows
-        ON CONFLICT (shard) DO UPDATE SET n = incident_totals.n + EXCLUDED.n;
-    RETURN NULL;
-END;
-$$ LANGUAGE plpgsql;
--- +goose StatementEnd
+CREATE TRIGGER incident_totals_inserted AFTER INSERT ON incidents
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION incident_totals_add();
+CREATE TRIGGER incident_totals_deleted AFTER DELETE ON incidents
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION incident_totals_add();
 
 -- +goose Down
--- +goose StatementBegin
-CREATE OR REPLACE FUNCTION incident_counts_inserted() RETURNS trigger AS $$
-BEGIN
-    INSERT INTO incident_counts (status, severity, incident_type, shard, n)
-        SELECT status, severity, incident_type, txid_current() % 16, count(*) FROM new_rows
-        GROUP BY status, severity, incident_type
-        ORDER BY status, severity, incident_type
-        ON CONFLICT (status, severity, incident_type, shard) DO UPDATE SET n = incident_counts.n + EXCLUDED.n;
-    RETURN NULL;
-END;
-$$ LANGUAGE plpgsql;
--- +goose StatementEnd
-
--- +goose StatementBegin
-CREATE OR REPLACE FUNCTION incident_counts_deleted() RETURNS trigger AS $$
-BEGIN
-    INSERT INTO incident_counts (status, severity, incident_type, shard, n)
-        SELECT status, severity, incident_type, txid_current() % 16, -count(*) FROM old_rows
-        GROUP BY status, severity, incident_type
-        ORDER BY status, severity, incident_type
-        ON CONFLICT (status, severity, incident_type, shard) DO UPDATE SET n = incident_counts.n + EXCLUDED.n;
-    RETURN NULL;
-END;
-$$ LANGUAGE plpgsql;
--- +goose StatementEnd
-
+DROP TRIGGER incident_totals_deleted ON incidents;
+DROP TRIGGER incident_totals_inserted ON incidents;
+DROP FUNCTION incident_totals_add();
 DROP TABLE incident_totals;
