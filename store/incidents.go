@@ -172,7 +172,7 @@ var IncidentSortFields = map[string]string{
 	"severity":        "severity_rank",
 	"status":          "status",
 	"incident_type":   "incident_type",
-	"incident_number": "number_year %s, number_seq",
+	"incident_number": "number_year, number_seq",
 	"triaged_at":      "triaged_at",
 }
 
@@ -244,56 +244,37 @@ type countedIncident struct {
 
 // incidentPage reads one page of list rows in order, each carrying the
 // value of total (a one-value subquery) when it is not nil.
-func (s *Store) incidentPage(ctx context.Context, q *gorm.DB, order string, limit, offset int, total *gorm.DB) ([]countedIncident, error) {
+func (s *Store) incidentPage(ctx context.Context, q *gorm.DB, order listOrder, limit, offset int, total *gorm.DB) ([]countedIncident, error) {
 	columns, args := strings.Join(listColumns, ", "), []any{}
 	if total != nil {
 		columns, args = columns+", (?) AS list_total", []any{total}
 	}
 	var page *gorm.DB
-	keyset, from, ordered := keysetColumns(order)
+	keyset, from, ordered := order.keyset()
+	by := order.String()
 	switch {
 	case offset == 0:
-		page = q.Select(columns, args...).Order(order).Limit(limit)
+		page = q.Select(columns, args...).Order(by).Limit(limit)
 	case ordered:
 		// A deeper page finds the row it starts at from the index that
 		// matches the sort (an index-only scan skips the earlier pages
 		// without reading their rows), then reads its own rows onwards in
 		// index order, in the same statement.
-		start := q.Select(keyset).Order(order).Limit(1).Offset(offset)
+		start := q.Select(keyset).Order(by).Limit(1).Offset(offset)
 		page = q.Select(columns, args...).Where("("+keyset+") "+from+" (?)", start).
-			Order(order).Limit(limit)
+			Order(by).Limit(limit)
 	default:
 		// A nullable sort column cannot be compared as a row: the page
 		// finds its keys from the index first, then reads those rows.
-		keys := q.Select("id").Order(order).Limit(limit).Offset(offset)
+		keys := q.Select("id").Order(by).Limit(limit).Offset(offset)
 		page = s.db.WithContext(ctx).Model(&Incident{}).Select(columns, args...).
-			Where("id IN (?)", keys).Order(order)
+			Where("id IN (?)", keys).Order(by)
 	}
 	var rows []countedIncident
 	if err := page.Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("list incidents: %w", err)
 	}
 	return rows, nil
-}
-
-// keysetColumns returns the columns of an incidentOrder and the comparison
-// that keeps a row and those after it, when every column is NOT NULL and
-// sorted the same way; ok is false otherwise.
-func keysetColumns(order string) (columns, from string, ok bool) {
-	var names []string
-	dir := ""
-	for term := range strings.SplitSeq(order, ", ") {
-		name, d, _ := strings.Cut(term, " ")
-		if name == "triaged_at" || (dir != "" && d != dir) {
-			return "", "", false
-		}
-		dir, names = d, append(names, name)
-	}
-	from = ">="
-	if dir == "DESC" {
-		from = "<="
-	}
-	return strings.Join(names, ", "), from, true
 }
 
 // incidentsOf drops the totals from counted rows.
@@ -362,27 +343,19 @@ func pinnedColumns(f IncidentFilter) []string {
 }
 
 // pinnedOrder puts the pinned columns, each holding one value, ahead of a
-// creation-order ORDER BY in its direction; the rows' order is unchanged.
-func pinnedOrder(cols []string, order string) string {
-	dir := "ASC"
-	if strings.HasSuffix(order, "DESC") {
-		dir = "DESC"
-	}
-	var b strings.Builder
-	for _, c := range cols {
-		b.WriteString(c + " " + dir + ", ")
-	}
-	return b.String() + order
+// creation order in its direction; the rows' order is unchanged.
+func pinnedOrder(cols []string, order listOrder) listOrder {
+	return listOrder{columns: append(slices.Clone(cols), order.columns...), desc: order.desc}
 }
 
 // searchPage answers a search's page and its total in one statement, so
 // the search runs once: count(*) OVER () counts the matches before the
 // page is cut. Only a page past the last match counts them separately.
-func searchPage(q *gorm.DB, order string, limit, offset int) ([]Incident, int64, error) {
+func searchPage(q *gorm.DB, order listOrder, limit, offset int) ([]Incident, int64, error) {
 	q = q.Session(&gormSession)
 	var found []countedIncident
 	err := q.Select(strings.Join(listColumns, ", ") + ", count(*) OVER () AS list_total").
-		Order(order).Limit(limit).Offset(offset).Find(&found).Error
+		Order(order.String()).Limit(limit).Offset(offset).Find(&found).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("search incidents: %w", err)
 	}
@@ -445,29 +418,57 @@ func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
 }
 
-// incidentOrder builds an ORDER BY from a whitelisted sort name. Ties
-// break by created_at and then id in the same direction, matching the
-// indexes, so pages never overlap and any page is an index range scan.
-func incidentOrder(sort string) (string, error) {
+// listOrder is a list's ORDER BY: columns all sorted the same way, the
+// last ones breaking ties so that no two rows compare equal.
+type listOrder struct {
+	columns []string
+	desc    bool
+}
+
+// String renders the ORDER BY clause.
+func (o listOrder) String() string {
+	dir := " ASC"
+	if o.desc {
+		dir = " DESC"
+	}
+	return strings.Join(o.columns, dir+", ") + dir
+}
+
+// keyset returns the columns as a row and the comparison that keeps a row
+// and those after it; ok is false when a column may be null (triaged_at),
+// which a row comparison would drop.
+func (o listOrder) keyset() (row, from string, ok bool) {
+	if slices.Contains(o.columns, "triaged_at") {
+		return "", "", false
+	}
+	from = ">="
+	if o.desc {
+		from = "<="
+	}
+	return strings.Join(o.columns, ", "), from, true
+}
+
+// incidentOrder builds the order from a whitelisted sort name. Ties break
+// by created_at and then id in the same direction, matching the indexes,
+// so pages never overlap and any page is an index range scan.
+func incidentOrder(sort string) (listOrder, error) {
 	if sort == "" {
 		sort = "-created_at"
 	}
-	dir := "ASC"
-	name := sort
-	if strings.HasPrefix(sort, "-") {
-		dir, name = "DESC", sort[1:]
-	}
+	name, desc := strings.CutPrefix(sort, "-")
 	col, ok := IncidentSortFields[name]
 	if !ok {
-		return "", fmt.Errorf("%w: unknown sort field %q", ErrInvalid, name)
+		return listOrder{}, fmt.Errorf("%w: unknown sort field %q", ErrInvalid, name)
 	}
+	o := listOrder{columns: strings.Split(col, ", "), desc: desc}
 	switch name {
-	case "incident_number":
-		return fmt.Sprintf(col+" %s", dir, dir), nil
+	case "incident_number": // unique already
 	case "created_at":
-		return fmt.Sprintf("created_at %s, id %s", dir, dir), nil
+		o.columns = append(o.columns, "id")
+	default:
+		o.columns = append(o.columns, "created_at", "id")
 	}
-	return fmt.Sprintf("%s %s, created_at %s, id %s", col, dir, dir, dir), nil
+	return o, nil
 }
 
 // IncidentUpdate lists the fields a caller may change; nil means unchanged.
