@@ -116,6 +116,7 @@ func (s *Store) AuthenticateKey(ctx context.Context, key string) (*Principal, er
 	if key == "" {
 		return nil, ErrUnauthenticated
 	}
+	s.listenForKeyChanges()
 	hash := HashKey(key)
 	k, u, ok := s.keys.get(hash)
 	if !ok {

@@ -7,8 +7,4 @@ func (s *Store) KeyCached(key string) bool {
 }
 
 // KeyCacheListening reports whether the store hears credential changes.
-func (s *Store) KeyCacheListening() bool {
-	s.keys.mu.Lock()
-	defer s.keys.mu.Unlock()
-	return s.keys.listening
-}
+func (s *Store) KeyCacheListening() bool { return s.keys.isListening() }

@@ -54,6 +54,13 @@ func (c *keyCache) get(hash string) (APIKey, User, bool) {
 	return k, e.owner, true
 }
 
+// isListening reports whether changes are heard.
+func (c *keyCache) isListening() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.listening
+}
+
 // begin returns the generation a database read starts in, for put.
 func (c *keyCache) begin() uint64 {
 	c.mu.Lock()
@@ -170,6 +177,16 @@ func listenOnce(ctx context.Context, databaseURL string, cache *keyCache, probe 
 		}
 		cache.forget()
 	}
+}
+
+// listenForKeyChanges starts the key listener on PostgreSQL, once.
+func (s *Store) listenForKeyChanges() {
+	if s.dialect != DialectPostgres {
+		return
+	}
+	s.keyListenerOnce.Do(func() {
+		s.keyListener = startKeyListener(s.databaseURL, s.keys, s.probeCredentialsChannel)
+	})
 }
 
 // probeCredentialsChannel sends the listener's test notification, but only

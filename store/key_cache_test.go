@@ -26,6 +26,16 @@ func openAt(t *testing.T, url string) *store.Store {
 	return st
 }
 
+// startListening makes st authenticate once, which starts its listener,
+// and waits until it hears credential changes.
+func startListening(t *testing.T, st *store.Store) {
+	t.Helper()
+	if _, err := st.AuthenticateKey(context.Background(), "vgl_not-a-key"); !errors.Is(err, store.ErrUnauthenticated) {
+		t.Fatalf("an unknown key: %v, want refused", err)
+	}
+	testenv.Eventually(t, 10*time.Second, st.KeyCacheListening, "the store never listened for credential changes")
+}
+
 // keyFor creates a user with one API key.
 func keyFor(t *testing.T, st *store.Store, name string) (store.User, store.APIKey, string) {
 	t.Helper()
@@ -61,7 +71,10 @@ func TestKeyCacheHearsEveryProcess(t *testing.T) {
 	ctx := context.Background()
 	url := testenv.DatabaseURL(t)
 	a, b := openAt(t, url), openAt(t, url)
-	testenv.Eventually(t, 10*time.Second, a.KeyCacheListening, "the store never listened for credential changes")
+	startListening(t, a)
+	if b.KeyCacheListening() {
+		t.Fatal("a store that never authenticated a key holds a listening connection")
+	}
 
 	sqlB, err := b.SQL()
 	if err != nil {
@@ -107,7 +120,7 @@ func TestKeyRevokedInProcessIsRefusedAtOnce(t *testing.T) {
 	st := testenv.OpenStore(t)
 	ctx := context.Background()
 	if os.Getenv("TEST_DATABASE_URL") != "" {
-		testenv.Eventually(t, 10*time.Second, st.KeyCacheListening, "the store never listened for credential changes")
+		startListening(t, st)
 	}
 	_, k, key := keyFor(t, st, "erin")
 	u, _, other := keyFor(t, st, "frank")
@@ -159,6 +172,11 @@ func TestKeyCacheWaitsForTheTrigger(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
+	// The first authentication starts the listener; it fails, as there is
+	// no api_keys table yet.
+	if _, err := st.AuthenticateKey(context.Background(), "vgl_not-a-key"); err == nil {
+		t.Fatal("a key authenticated against an unmigrated database")
+	}
 	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if st.KeyCacheListening() {
 			t.Fatal("the key cache turned on before the trigger that announces changes existed")

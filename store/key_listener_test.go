@@ -18,17 +18,11 @@ func TestKeyCacheServesOnlyAfterHearingItsProbe(t *testing.T) {
 	if url == "" {
 		t.Skip("the key cache listens only on PostgreSQL")
 	}
-	listening := func(c *keyCache) bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.listening
-	}
-
 	deaf := &keyCache{}
 	l := startKeyListener(url, deaf, func(context.Context) error { return nil })
 	defer l.close()
 	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if listening(deaf) {
+		if deaf.isListening() {
 			t.Fatal("the cache was turned on before the listener heard anything")
 		}
 	}
@@ -45,7 +39,7 @@ func TestKeyCacheServesOnlyAfterHearingItsProbe(t *testing.T) {
 	}
 	l2 := startKeyListener(url, heard, probe)
 	defer l2.close()
-	for deadline := time.Now().Add(5 * time.Second); !listening(heard); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); !heard.isListening(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the listener heard its probe but never turned the cache on")
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/glebarez/sqlite"
@@ -57,9 +58,14 @@ type Store struct {
 	// policies caches the enabled rules; rule writes forget them.
 	policies *ttlcache.Value[[]Policy]
 	// keys caches API keys in use while keyListener hears every change to
-	// keys and users; it serves nothing on SQLite.
-	keys        *keyCache
-	keyListener *keyListener
+	// keys and users; it serves nothing on SQLite. The listener starts on
+	// the first key authentication (listenForKeyChanges), so processes
+	// that never authenticate a key (workers, the command line) hold no
+	// listening connection.
+	keys            *keyCache
+	keyListener     *keyListener
+	keyListenerOnce sync.Once
+	databaseURL     string
 }
 
 // postgresPoolSize is how many PostgreSQL connections one process opens,
@@ -114,7 +120,8 @@ func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, er
 		sqlDB.SetMaxIdleConns(4)
 	}
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db, dialect: dialect, runs: &runWatch{}, policies: &ttlcache.Value[[]Policy]{}, keys: &keyCache{}}
+	s := &Store{db: db, dialect: dialect, runs: &runWatch{}, policies: &ttlcache.Value[[]Policy]{}, keys: &keyCache{},
+		databaseURL: databaseURL}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.Ping(pingCtx); err != nil {
@@ -123,8 +130,6 @@ func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, er
 	}
 	if dialect == DialectSQLite {
 		s.checkpoints = startCheckpointer(s)
-	} else {
-		s.keyListener = startKeyListener(databaseURL, s.keys, s.probeCredentialsChannel)
 	}
 	return s, nil
 }
@@ -171,6 +176,8 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close releases the connection pool.
 func (s *Store) Close() error {
 	s.checkpoints.close()
+	// Once done here, no authentication can start a listener any more.
+	s.keyListenerOnce.Do(func() {})
 	s.keyListener.close()
 	sqlDB, err := s.db.DB()
 	if err != nil {
