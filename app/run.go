@@ -131,6 +131,7 @@ func NewWorkerWith(c client.Client, st *store.Store, svc *settings.Service, log 
 // cancelled; then it drains in-flight HTTP requests and lets the worker
 // finish its current tasks before returning.
 func Run(ctx context.Context, cfg Config, mode Mode, log *slog.Logger) error {
+	log.Info("garbage collector", "settings", TuneGC().String())
 	st, err := OpenStore(ctx, cfg, log)
 	if err != nil {
 		return err

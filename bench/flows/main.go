@@ -18,6 +18,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/vigil-soc/vigil/app"
 	"github.com/vigil-soc/vigil/bench/internal/sealed"
 	"github.com/vigil-soc/vigil/bench/internal/verdict"
 	"github.com/vigil-soc/vigil/internal/testenv"
@@ -44,6 +45,8 @@ func main() {
 	file := flag.String("verdicts", verdict.DefaultFile(), "append the verdicts as JSON lines to this file, for bench/summary (default $"+verdict.EnvFile+")")
 	keys := flag.String("payload-keys", os.Getenv("VIGIL_PAYLOAD_KEYS"), "seal Vigil's Temporal payloads with these keys (id:base64key,..., as VIGIL_PAYLOAD_KEYS); the bare baselines stay unencrypted (default $VIGIL_PAYLOAD_KEYS)")
 	flag.Parse()
+	// The process hosts Vigil's API and worker as `vigil serve` does.
+	log.Printf("garbage collector: %s", app.TuneGC())
 	codec, err := sealed.Codec(*keys)
 	if err != nil {
 		log.Fatal(err)

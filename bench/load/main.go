@@ -31,6 +31,7 @@ import (
 
 	gormlogger "gorm.io/gorm/logger"
 
+	"github.com/vigil-soc/vigil/app"
 	"github.com/vigil-soc/vigil/bench/internal/sealed"
 	"github.com/vigil-soc/vigil/bench/internal/verdict"
 	"github.com/vigil-soc/vigil/internal/testenv"
@@ -198,7 +199,7 @@ func run(args []string) error {
 
 	start := time.Now()
 	m := machine{
-		Date: start, CPUModel: cpuModel(), WarmupPerCase: cfg.Warmup, LoadBefore: loadAvg(),
+		Date: start, CPUModel: cpuModel(), WarmupPerCase: cfg.Warmup, LoadBefore: loadAvg(), GC: app.TuneGC(),
 		Args: fmt.Sprintf("-db %s -n %d -c %d -intake-c %d -seed %d -triage-n %d", cfg.DB, cfg.N, cfg.C, cfg.IntakeC, cfg.Seed, cfg.TriageN),
 	}
 	if cfg.codec != nil {

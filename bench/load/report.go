@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/vigil-soc/vigil/app"
 )
 
 // result is one table row. Baseline rows have no base; every other row is
@@ -47,6 +49,10 @@ type machine struct {
 	// LoadBefore is the one-minute load average before the run; later
 	// readings would mostly count the bench's own threads.
 	LoadBefore string
+	// GC is the garbage collector's settings, Vigil's defaults unless the
+	// environment chose (app.TuneGC): the process hosts Vigil's API and
+	// worker as `vigil serve` does.
+	GC app.GCSettings
 }
 
 // loadAvg reads the one-minute load average on Linux, so a report taken on
@@ -96,6 +102,7 @@ func writeReport(w io.Writer, m machine, sections []section) {
 	if m.LoadBefore != "" {
 		fmt.Fprintf(w, "; load average %s before the run", m.LoadBefore)
 	}
+	fmt.Fprintf(w, "; %s", m.GC)
 	fmt.Fprintf(w, ".\n\nRun: `%s`; %d warm-up operations before each measurement; total %s.\n",
 		m.Args, m.WarmupPerCase, m.Elapsed.Round(time.Second))
 	for _, s := range sections {
