@@ -145,13 +145,24 @@ type incidentRow struct {
 	TriagedAt              *time.Time
 }
 
-// seedRow builds a historical incident created up to two years before now.
-// Older incidents are mostly resolved, recent ones mostly open, as in a
-// real queue.
-func seedRow(r *rand.Rand, now time.Time, seq int64, raw func(typ string, seq int64) string) incidentRow {
+// seedHistory is how far back the seeded incidents reach.
+const seedHistory = 730 * 24 * time.Hour
+
+// seedRow builds incident seq of total, a historical incident created up
+// to two years before now. Older incidents are mostly resolved, recent ones
+// mostly open, as in a real queue.
+//
+// Incidents are created in the order of their numbers, as Vigil creates
+// them, so the table is written in creation order as a real one is: the
+// seed's rows are spread evenly over the two years in number order, each
+// at a random point of its own slot. (A seed that wrote random times in
+// number order left neighbouring rows of every index but the creation
+// one on heap pages months apart, which no table Vigil writes looks like.)
+func seedRow(r *rand.Rand, now time.Time, seq, total int64, raw func(typ string, seq int64) string) incidentRow {
 	typ := incidentTypes.pick(r)
 	sev := severities.pick(r)
-	age := time.Duration(r.Int64N(int64(730 * 24 * time.Hour)))
+	slot := int64(seedHistory) / total
+	age := time.Duration((total-seq)*slot + r.Int64N(max(slot, 1)))
 	created := now.Add(-age).Truncate(time.Microsecond)
 	status := "resolved"
 	switch roll := r.IntN(100); {

@@ -111,7 +111,7 @@ func generateSeed(ctx context.Context, total int, out chan<- seedBatch) error {
 			return string(b)
 		}
 		for k := range n {
-			row := seedRow(r, now, int64(first+k+1), raw)
+			row := seedRow(r, now, int64(first+k+1), int64(total), raw)
 			args = appendArgs(args, &row, "seed")
 		}
 		if marshalErr != nil {
