@@ -106,6 +106,7 @@ func Open(ctx context.Context, databaseURL string, log *slog.Logger) (*Store, er
 		return nil, fmt.Errorf("database handle: %w", err)
 	}
 	if dialect == DialectPostgres {
+		writeLimitLiterally(db)
 		// Every connection the pool may open stays open while idle: a
 		// connection closed after a burst costs a new server process, a
 		// login and every prepared statement again at the next one, which
