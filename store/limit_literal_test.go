@@ -2,13 +2,11 @@ package store_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"gorm.io/gorm"
 
-	"github.com/vigil-soc/vigil/internal/testenv"
 	"github.com/vigil-soc/vigil/store"
 )
 
@@ -46,13 +44,7 @@ func plansOf(t *testing.T, st *store.Store, marker string, page func(*gorm.DB) *
 // connection instead of at every execution; a page with other parameters
 // keeps its LIMIT a parameter, which lets the server settle on one plan.
 func TestPostgresPagesArePlannedOncePerConnection(t *testing.T) {
-	if os.Getenv("TEST_DATABASE_URL") == "" {
-		t.Skip("TEST_DATABASE_URL not set: the planning under test is PostgreSQL's")
-	}
-	st := testenv.OpenStore(t)
-	if st.Dialect() != store.DialectPostgres {
-		t.Fatalf("dialect %q, want postgres", st.Dialect())
-	}
+	st := openPostgres(t, "the planning under test is PostgreSQL's")
 	var ids []string
 	bare := plansOf(t, st, "updated_at DESC, id ASC", func(db *gorm.DB) *gorm.DB {
 		return db.Model(&store.Incident{}).Select("id").Order("updated_at DESC, id ASC").Limit(20).Offset(40).Find(&ids)

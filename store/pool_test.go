@@ -10,17 +10,25 @@ import (
 	"github.com/vigil-soc/vigil/store"
 )
 
-// After a burst that used every PostgreSQL connection the pool may open,
-// the pool keeps them all: none is closed for being idle, so the next burst
-// pays for no new server process, login or statement preparation.
-func TestPostgresPoolKeepsItsConnectionsAfterABurst(t *testing.T) {
+// openPostgres opens the test store on PostgreSQL, and skips the test when
+// TEST_DATABASE_URL is not set; why says what the test needs PostgreSQL for.
+func openPostgres(t *testing.T, why string) *store.Store {
+	t.Helper()
 	if os.Getenv("TEST_DATABASE_URL") == "" {
-		t.Skip("TEST_DATABASE_URL not set: the pool under test is PostgreSQL's")
+		t.Skip("TEST_DATABASE_URL not set: " + why)
 	}
 	st := testenv.OpenStore(t)
 	if st.Dialect() != store.DialectPostgres {
 		t.Fatalf("dialect %q, want postgres", st.Dialect())
 	}
+	return st
+}
+
+// After a burst that used every PostgreSQL connection the pool may open,
+// the pool keeps them all: none is closed for being idle, so the next burst
+// pays for no new server process, login or statement preparation.
+func TestPostgresPoolKeepsItsConnectionsAfterABurst(t *testing.T) {
+	st := openPostgres(t, "the pool under test is PostgreSQL's")
 	sqlDB, err := st.SQL()
 	if err != nil {
 		t.Fatal(err)
