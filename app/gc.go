@@ -46,11 +46,11 @@ func TuneGC() GCSettings {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		debug.SetMemoryLimit(DefaultMemoryLimit)
 	}
-	return CurrentGC()
+	return currentGC()
 }
 
-// CurrentGC reads the garbage collector settings in effect.
-func CurrentGC() GCSettings {
+// currentGC reads the garbage collector settings in effect.
+func currentGC() GCSettings {
 	samples := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
 	metrics.Read(samples)
 	return GCSettings{Percent: int(int64(samples[0].Value.Uint64())), MemoryLimit: int64(samples[1].Value.Uint64())}

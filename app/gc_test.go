@@ -8,7 +8,7 @@ import (
 
 // keepGC restores the process's collector settings after a test.
 func keepGC(t *testing.T) {
-	before := CurrentGC()
+	before := currentGC()
 	t.Cleanup(func() {
 		debug.SetGCPercent(before.Percent)
 		debug.SetMemoryLimit(before.MemoryLimit)
@@ -30,8 +30,8 @@ func TestTuneGCAppliesVigilsDefaultsWhenTheEnvironmentLeavesThemOpen(t *testing.
 	debug.SetGCPercent(100)
 	got := TuneGC()
 	want := GCSettings{Percent: DefaultGCPercent, MemoryLimit: DefaultMemoryLimit}
-	if got != want || CurrentGC() != want {
-		t.Fatalf("TuneGC() = %v, in effect %v; want %v", got, CurrentGC(), want)
+	if got != want || currentGC() != want {
+		t.Fatalf("TuneGC() = %v, in effect %v; want %v", got, currentGC(), want)
 	}
 	if s := got.String(); s != "GOGC=400 GOMEMLIMIT=1024MiB" {
 		t.Fatalf("String() = %q", s)

@@ -197,9 +197,12 @@ func run(args []string) error {
 		return fmt.Errorf("PostgreSQL at -pg: %w", err)
 	}
 
+	// The process hosts Vigil's API and worker as `vigil serve` does, so it
+	// collects garbage with Vigil's defaults.
+	gc := app.TuneGC()
 	start := time.Now()
 	m := machine{
-		Date: start, CPUModel: cpuModel(), WarmupPerCase: cfg.Warmup, LoadBefore: loadAvg(), GC: app.TuneGC(),
+		Date: start, CPUModel: cpuModel(), WarmupPerCase: cfg.Warmup, LoadBefore: loadAvg(), GC: gc,
 		Args: fmt.Sprintf("-db %s -n %d -c %d -intake-c %d -seed %d -triage-n %d", cfg.DB, cfg.N, cfg.C, cfg.IntakeC, cfg.Seed, cfg.TriageN),
 	}
 	if cfg.codec != nil {
