@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -125,13 +126,17 @@ const (
 	listenProbeWait = 5 * time.Second
 )
 
+// probeFunc sends a notification on credentialsChannel carrying token,
+// over a connection other than the listener's.
+type probeFunc func(ctx context.Context, token string) error
+
 // startKeyListener listens on databaseURL until close, reconnecting after
 // a lost connection; the cache serves nothing while it is not listening.
-// probe sends a notification on credentialsChannel over another
-// connection: the cache serves only once the listener has heard one, so a
+// The cache serves only once the listener has heard its own probe (a token
+// of its own, so a change announced meanwhile does not count), so a
 // connection that cannot hear (a pooler in transaction mode) never turns
 // it on.
-func startKeyListener(databaseURL string, cache *keyCache, probe func(context.Context) error) *keyListener {
+func startKeyListener(databaseURL string, cache *keyCache, probe probeFunc) *keyListener {
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &keyListener{stop: cancel}
 	l.done.Go(func() {
@@ -147,7 +152,7 @@ func startKeyListener(databaseURL string, cache *keyCache, probe func(context.Co
 }
 
 // listenOnce holds one listening connection until it fails or ctx ends.
-func listenOnce(ctx context.Context, databaseURL string, cache *keyCache, probe func(context.Context) error) {
+func listenOnce(ctx context.Context, databaseURL string, cache *keyCache, probe probeFunc) {
 	conn, err := pgx.Connect(ctx, databaseURL)
 	if err != nil {
 		return
@@ -160,13 +165,11 @@ func listenOnce(ctx context.Context, databaseURL string, cache *keyCache, probe 
 	if _, err := conn.Exec(ctx, "LISTEN "+credentialsChannel); err != nil {
 		return
 	}
-	if err := probe(ctx); err != nil {
+	token := uuid.NewString()
+	if err := probe(ctx, token); err != nil {
 		return
 	}
-	heard, cancel := context.WithTimeout(ctx, listenProbeWait)
-	_, err = conn.WaitForNotification(heard)
-	cancel()
-	if err != nil {
+	if !hearProbe(ctx, conn, token) {
 		return
 	}
 	cache.setListening(true)
@@ -176,6 +179,22 @@ func listenOnce(ctx context.Context, databaseURL string, cache *keyCache, probe 
 			return
 		}
 		cache.forget()
+	}
+}
+
+// hearProbe waits up to listenProbeWait for the notification carrying
+// token.
+func hearProbe(ctx context.Context, conn *pgx.Conn, token string) bool {
+	heard, cancel := context.WithTimeout(ctx, listenProbeWait)
+	defer cancel()
+	for {
+		n, err := conn.WaitForNotification(heard)
+		if err != nil {
+			return false
+		}
+		if n.Payload == token {
+			return true
+		}
 	}
 }
 
@@ -192,9 +211,9 @@ func (s *Store) listenForKeyChanges() {
 // probeCredentialsChannel sends the listener's test notification, but only
 // once the trigger that announces changes exists (migration 00022): until
 // then a change would go unheard, so the cache must stay off.
-func (s *Store) probeCredentialsChannel(ctx context.Context) error {
-	return s.db.WithContext(ctx).Exec(`SELECT pg_notify(?, 'probe') FROM pg_trigger
-		WHERE tgrelid = to_regclass('api_keys') AND tgname = 'api_keys_changed'`, credentialsChannel).Error
+func (s *Store) probeCredentialsChannel(ctx context.Context, token string) error {
+	return s.db.WithContext(ctx).Exec(`SELECT pg_notify(?, ?) FROM pg_trigger
+		WHERE tgrelid = to_regclass('api_keys') AND tgname = 'api_keys_changed'`, credentialsChannel, token).Error
 }
 
 // close stops the listener and waits for it; nil is a no-op.
