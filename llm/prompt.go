@@ -85,12 +85,15 @@ type promptDoc struct {
 	// Normalized is the vendor-neutral field model the rule analyzer
 	// judged, and RuleFindings the rules that fired on it: the evidence an
 	// analyst would start from, already read out of the vendor's format.
-	Normalized       triage.Fields    `json:"normalized"`
-	AnalyzedAs       string           `json:"analyzed_as"`
-	RuleFindings     []triage.Finding `json:"rule_findings"`
-	RawDataExcerpt   string           `json:"raw_data_excerpt"`
-	RawDataBytes     int              `json:"raw_data_bytes"`
-	RawDataTruncated bool             `json:"raw_data_truncated"`
+	Normalized   triage.Fields    `json:"normalized"`
+	AnalyzedAs   string           `json:"analyzed_as"`
+	RuleFindings []triage.Finding `json:"rule_findings"`
+	// Wording is how the built-in word model reads the alert's words;
+	// absent when the alert has too few for it to judge.
+	Wording          *triage.WordReading `json:"wording,omitempty"`
+	RawDataExcerpt   string              `json:"raw_data_excerpt"`
+	RawDataBytes     int                 `json:"raw_data_bytes"`
+	RawDataTruncated bool                `json:"raw_data_truncated"`
 }
 
 type promptReputation struct {
@@ -133,6 +136,7 @@ func userPrompt(inc triage.Incident, ind triage.Indicators) (string, error) {
 	doc.AnalyzedAs = assessment.Kind
 	doc.Normalized = boundFields(assessment.Fields)
 	doc.RuleFindings = assessment.Findings
+	doc.Wording = assessment.Wording
 	raw, err := encode(inc.RawData)
 	if err != nil {
 		return "", fmt.Errorf("encode raw data: %w", err)

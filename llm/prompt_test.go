@@ -148,3 +148,20 @@ func TestPromptCarriesNormalizedEvidenceAndRuleFindings(t *testing.T) {
 		t.Errorf("legacy-auth finding missing: %+v", doc.RuleFindings)
 	}
 }
+
+func TestPromptCarriesTheWordModelsReading(t *testing.T) {
+	words := strings.Fields(`Scheduled authenticated vulnerability scan by the Nessus scanner appliance
+		from the approved scanning subnet during the weekly maintenance window; the scan policy and change
+		ticket were approved by the security engineering team and the activity matches the documented
+		baseline for this host, so no user interaction or malware was observed`)
+	raw := map[string]any{"title": "Port scan detected", "description": strings.Join(words, " ")}
+	inc := triage.Incident{IncidentType: "alert", Severity: "medium", RawData: raw}
+	doc := promptDocument(t, sentPrompt(t, inc, triage.ExtractIndicators(raw)).User)
+	want := triage.Assess(inc, triage.ExtractIndicators(raw)).Wording
+	if want == nil {
+		t.Fatal("fixture drifted: the word model does not judge it")
+	}
+	if doc.Wording == nil || doc.Wording.Leans != want.Leans || strings.Join(doc.Wording.Terms, ",") != strings.Join(want.Terms, ",") {
+		t.Fatalf("prompt wording = %+v, want %+v", doc.Wording, want)
+	}
+}

@@ -56,6 +56,7 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 	a = applyRules(kind, a, fields, builtinRules.evaluate(kind, fields))
 	a = applyIntel(kind, a, inc.Intel)
 	a = applyVendorRating(kind, a, fields)
+	a = applyWordModel(kind, a, inc, fields)
 	a.trail = nil
 	if a.RecommendedActions == nil {
 		a.RecommendedActions = []string{}

@@ -18,6 +18,9 @@ type Assessment struct {
 	Kind     string    `json:"kind"`
 	Fields   Fields    `json:"fields"`
 	Findings []Finding `json:"findings"` // never nil
+	// Wording is the word model's reading of the alert; nil when the alert
+	// has too few known words to judge.
+	Wording *WordReading `json:"wording,omitempty"`
 }
 
 // Assess normalizes inc and evaluates the built-in rules on it. Like the
@@ -35,6 +38,9 @@ func Assess(inc Incident, ind Indicators) Assessment {
 			Rule: h.rule.ID, Weight: h.rule.Weight, Explanation: h.rule.Explanation,
 			Evidence: h.evidence, Attack: append([]string(nil), h.rule.Attack...),
 		})
+	}
+	if r, ok := readWords(builtinWords, inc, -1); ok {
+		out.Wording = &r
 	}
 	return out
 }

@@ -35,6 +35,7 @@ const (
 	newestExactFloor    = 0.35
 	latestExactFloor    = 0.60
 	untouchedExactFloor = 0.55
+	blindExactFloor     = 0.60
 )
 
 // untunedFolders are the folders of cases never tuned on, by part.
@@ -44,6 +45,7 @@ var untunedFolders = map[string]string{
 	"fresh7": "recent", "fresh8": "recent",
 	"fresh9": "round", "fresh10": "newest", "fresh11": "latest",
 	"fresh12": "untouched", "fresh13": "untouched", "fresh14": "untouched",
+	"fresh15": "blind", "fresh16": "blind",
 }
 
 // setDir holds the labelled cases.
@@ -69,7 +71,7 @@ func TestBuiltinAnalyzerHoldsTheFloorOnTheEvaluationSet(t *testing.T) {
 	}{{"tuned", parts["tuned"], tunedExactFloor}, {"untuned", parts["untuned"], untunedExactFloor},
 		{"recent", parts["recent"], recentExactFloor}, {"round", parts["round"], roundExactFloor},
 		{"newest", parts["newest"], newestExactFloor}, {"latest", parts["latest"], latestExactFloor},
-		{"untouched", parts["untouched"], untouchedExactFloor}} {
+		{"untouched", parts["untouched"], untouchedExactFloor}, {"blind", parts["blind"], blindExactFloor}} {
 		rep, err := Run(context.Background(), triage.NewRuleAnalyzer(), part.cases)
 		if err != nil {
 			t.Fatal(err)

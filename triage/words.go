@@ -1,0 +1,302 @@
+package triage
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The word model is a naive Bayes classifier over the words of an alert,
+// counted on labelled alerts (see TrainWords). It weighs what the rules
+// cannot enumerate: the many ways vendors and administrators write that an
+// activity was a scanner, a sanctioned change or a red-team exercise, or
+// that it looked like an intrusion. Its counts are plain text, so what it
+// learned can be read and diffed like the rules.
+
+// wordClasses are the labels the model counts, in file column order.
+var wordClasses = [3]string{ClassMalicious, ClassSuspicious, ClassBenign}
+
+// Model file syntax: '#' lines are comments, the "*docs" line gives the
+// labelled alerts per class, every other line a term and the number of
+// alerts per class that contain it, tab-separated.
+const docsLine = "*docs"
+
+// WordModel is the word counts the classifier judges with.
+type WordModel struct {
+	// Docs is the number of labelled alerts per class (wordClasses order).
+	Docs [3]int
+	// Terms maps a term to the number of alerts per class containing it.
+	Terms map[string][3]int
+	// Comment is the provenance written at the top of the model file.
+	Comment []string
+}
+
+// wordSmoothing is the pseudo-count that keeps an unseen class from ruling a
+// term out.
+const wordSmoothing = 0.5
+
+// minModelTerms is how many known words, besides the incident type and
+// severity, an alert needs before the model's opinion counts. A vendor's
+// alert carries dozens; with only a handful the model judges a few chance
+// words (a weekday, "gmail", "https") rather than the alert.
+const minModelTerms = 25
+
+var (
+	termPattern  = regexp.MustCompile(`[a-z][a-z0-9]{2,30}`)
+	numberInTerm = regexp.MustCompile(`[0-9]{3,}`)
+)
+
+// AlertTerms returns the distinct terms of inc the word model counts: the
+// lowercase words of every string in the raw data (identifiers, hashes and
+// numbers left out), plus its incident type and severity as "type:" and
+// "sev:" terms. Field names are not terms: they say which vendor wrote
+// the alert, not what happened.
+func AlertTerms(inc Incident) []string {
+	seen := map[string]bool{}
+	walkStrings(inc.RawData, func(s string) {
+		for _, t := range termPattern.FindAllString(strings.ToLower(s), -1) {
+			if !numberInTerm.MatchString(t) {
+				seen[t] = true
+			}
+		}
+	})
+	seen["type:"+strings.ToLower(strings.TrimSpace(inc.IncidentType))] = true
+	seen["sev:"+strings.ToLower(strings.TrimSpace(inc.Severity))] = true
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// walkStrings calls fn on every string value under v.
+func walkStrings(v any, fn func(string)) {
+	switch x := v.(type) {
+	case string:
+		fn(x)
+	case map[string]any:
+		for _, e := range x {
+			walkStrings(e, fn)
+		}
+	case []any:
+		for _, e := range x {
+			walkStrings(e, fn)
+		}
+	}
+}
+
+// metaTerm reports a term the model adds itself (type and severity).
+func metaTerm(t string) bool { return strings.HasPrefix(t, "type:") || strings.HasPrefix(t, "sev:") }
+
+// wordJudgement is what the model made of one alert.
+type wordJudgement struct {
+	// logp is the log-likelihood per class (wordClasses order), prior included.
+	logp [3]float64
+	// known are the alert's terms the model has counts for.
+	known []string
+}
+
+// judge scores terms. Terms the model never counted carry no weight.
+func (m *WordModel) judge(terms []string) wordJudgement {
+	var j wordJudgement
+	total := float64(m.Docs[0] + m.Docs[1] + m.Docs[2])
+	for c := range wordClasses {
+		j.logp[c] = math.Log(float64(m.Docs[c]) / total)
+	}
+	for _, t := range terms {
+		counts, ok := m.Terms[t]
+		if !ok {
+			continue
+		}
+		j.known = append(j.known, t)
+		for c := range wordClasses {
+			j.logp[c] += m.termWeight(counts, c)
+		}
+	}
+	return j
+}
+
+// termWeight is the log-probability that an alert of class c contains a
+// term seen in counts alerts per class.
+func (m *WordModel) termWeight(counts [3]int, c int) float64 {
+	return math.Log((float64(counts[c]) + wordSmoothing) / (float64(m.Docs[c]) + 2*wordSmoothing))
+}
+
+// posterior turns log-likelihoods into probabilities.
+func posterior(logp [3]float64) [3]float64 {
+	top := math.Max(logp[0], math.Max(logp[1], logp[2]))
+	var p [3]float64
+	var sum float64
+	for c := range p {
+		p[c] = math.Exp(logp[c] - top)
+		sum += p[c]
+	}
+	for c := range p {
+		p[c] /= sum
+	}
+	return p
+}
+
+// argmax returns the index of the largest value.
+func argmax(v [3]float64) int {
+	best := 0
+	for c := 1; c < len(v); c++ {
+		if v[c] > v[best] {
+			best = c
+		}
+	}
+	return best
+}
+
+// telling returns up to n of j's known terms that most favour class win
+// over class other, strongest first: the words an analyst can check.
+func (m *WordModel) telling(j wordJudgement, win, other, n int) []string {
+	type scored struct {
+		term string
+		lift float64
+	}
+	var list []scored
+	for _, t := range j.known {
+		if metaTerm(t) {
+			continue
+		}
+		counts := m.Terms[t]
+		if lift := m.termWeight(counts, win) - m.termWeight(counts, other); lift > 0 {
+			list = append(list, scored{t, lift})
+		}
+	}
+	sort.Slice(list, func(a, b int) bool {
+		if list[a].lift != list[b].lift {
+			return list[a].lift > list[b].lift
+		}
+		return list[a].term < list[b].term
+	})
+	out := []string{}
+	for i := 0; i < len(list) && i < n; i++ {
+		out = append(out, list[i].term)
+	}
+	return out
+}
+
+// ReadWordModel parses a model file (see WriteTo for the syntax).
+func ReadWordModel(r io.Reader) (*WordModel, error) {
+	m := &WordModel{Terms: map[string][3]int{}}
+	sc := bufio.NewScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if text == "" {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(text, "#"); ok {
+			m.Comment = append(m.Comment, strings.TrimPrefix(rest, " "))
+			continue
+		}
+		f := strings.Split(text, "\t")
+		if len(f) != 4 {
+			return nil, fmt.Errorf("line %d: want a term and three counts, tab-separated", line)
+		}
+		var counts [3]int
+		for c := range counts {
+			n, err := strconv.Atoi(f[c+1])
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("line %d: count %q is not a whole number", line, f[c+1])
+			}
+			counts[c] = n
+		}
+		if f[0] == docsLine {
+			m.Docs = counts
+			continue
+		}
+		m.Terms[f[0]] = counts
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	for c, n := range m.Docs {
+		if n == 0 {
+			return nil, fmt.Errorf("no %s alerts counted (missing or empty %s line)", wordClasses[c], docsLine)
+		}
+	}
+	return m, nil
+}
+
+// WriteTo writes the model in its file syntax: comment lines, the docs
+// line, then one line per term in lexical order.
+func (m *WordModel) WriteTo(w io.Writer) (int64, error) {
+	var b strings.Builder
+	for _, c := range m.Comment {
+		fmt.Fprintf(&b, "# %s\n", c)
+	}
+	fmt.Fprintf(&b, "# columns: term, then alerts containing it that were %s\n", strings.Join(wordClasses[:], ", "))
+	fmt.Fprintf(&b, "%s\t%d\t%d\t%d\n", docsLine, m.Docs[0], m.Docs[1], m.Docs[2])
+	terms := make([]string, 0, len(m.Terms))
+	for t := range m.Terms {
+		terms = append(terms, t)
+	}
+	sort.Strings(terms)
+	for _, t := range terms {
+		c := m.Terms[t]
+		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\n", t, c[0], c[1], c[2])
+	}
+	n, err := io.WriteString(w, b.String())
+	return int64(n), err
+}
+
+// LabelledAlert is one training example for TrainWords.
+type LabelledAlert struct {
+	Incident Incident
+	// Label is malicious, suspicious or benign.
+	Label string
+}
+
+// minTermAlerts is how many training alerts must contain a term before the
+// model keeps it: a word seen once is a name, not a pattern.
+const minTermAlerts = 2
+
+// TrainWords counts the terms of labelled alerts. comment lines go at the
+// top of the model file, to say what it was trained on.
+func TrainWords(alerts []LabelledAlert, comment ...string) (*WordModel, error) {
+	m := &WordModel{Terms: map[string][3]int{}, Comment: comment}
+	for _, a := range alerts {
+		c := classIndex(a.Label)
+		if c < 0 {
+			return nil, fmt.Errorf("label %q is not one of %s", a.Label, strings.Join(wordClasses[:], ", "))
+		}
+		m.Docs[c]++
+		for _, t := range AlertTerms(a.Incident) {
+			counts := m.Terms[t]
+			counts[c]++
+			m.Terms[t] = counts
+		}
+	}
+	for t, counts := range m.Terms {
+		if counts[0]+counts[1]+counts[2] < minTermAlerts {
+			delete(m.Terms, t)
+		}
+	}
+	for c, n := range m.Docs {
+		if n == 0 {
+			return nil, fmt.Errorf("no %s alerts to train on", wordClasses[c])
+		}
+	}
+	return m, nil
+}
+
+// classIndex is label's column in the model, or -1.
+func classIndex(label string) int {
+	for c, l := range wordClasses {
+		if l == label {
+			return c
+		}
+	}
+	return -1
+}

@@ -1,0 +1,189 @@
+package triage
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestAlertTermsAreTheWordsOfTheValuesNotTheFieldNames(t *testing.T) {
+	inc := Incident{IncidentType: "Malware", Severity: "High", RawData: map[string]any{
+		"CommandLine": "PowerShell.exe -EncodedCommand SQBFAFgA",
+		"nested":      []any{map[string]any{"note": "Quarterly backup job"}, 42.0, true},
+		"sha256":      "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+		"host":        "ws-20931", // too short and too numeric to be a term
+	}}
+	got := AlertTerms(inc)
+	want := []string{"backup", "encodedcommand", "exe", "job", "powershell", "quarterly", "sev:high", "sqbfafga", "type:malware"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("terms = %q, want %q", got, want)
+	}
+}
+
+func TestWordModelFileRoundTrips(t *testing.T) {
+	m := toyModel(t)
+	var b strings.Builder
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadWordModel(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatalf("read back: %v\n%s", err, b.String())
+	}
+	if back.Docs != m.Docs || !reflect.DeepEqual(back.Terms, m.Terms) {
+		t.Fatalf("read back %+v, wrote %+v", back, m)
+	}
+	if !reflect.DeepEqual(back.Comment[:1], []string{"toy"}) {
+		t.Errorf("comment = %q, want it to start with %q", back.Comment, "toy")
+	}
+}
+
+func TestReadWordModelNamesWhatIsWrong(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"*docs\t1\t1\t1\nscanner\t1\t2\n", "line 2: want a term and three counts"},
+		{"*docs\t1\t1\t1\nscanner\t1\tmany\t2\n", `line 2: count "many"`},
+		{"scanner\t1\t1\t2\n", "no malicious alerts counted"},
+	} {
+		if _, err := ReadWordModel(strings.NewReader(tc.text)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ReadWordModel(%q) error = %v, want one containing %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+func TestTrainWordsKeepsOnlyRepeatedTermsAndRejectsUnknownLabels(t *testing.T) {
+	m := toyModel(t)
+	if _, ok := m.Terms["once"]; ok {
+		t.Error("a term seen in one alert was kept")
+	}
+	if got := m.Terms["quillon"]; got != [3]int{0, 0, 3} {
+		t.Errorf("quillon counts = %v, want [0 0 3]", got)
+	}
+	_, err := TrainWords([]LabelledAlert{{Incident: Incident{}, Label: "unknown"}})
+	if err == nil || !strings.Contains(err.Error(), `label "unknown"`) {
+		t.Errorf("training on an unknown label: %v", err)
+	}
+}
+
+func TestWordModelTurnsAnUndecidedAlertBenignAndNamesTheWords(t *testing.T) {
+	m := toyModel(t)
+	inc := toyAlert("medium", benignWords)
+	a := analyzeWith(t, m, inc)
+	if a.Verdict.Classification != ClassBenign {
+		t.Fatalf("classification = %s, want benign: %s", a.Verdict.Classification, a.Verdict.Reasoning)
+	}
+	if !strings.Contains(a.Verdict.Reasoning, "the wording reads clearly benign") {
+		t.Errorf("reasoning does not give the model's lean: %s", a.Verdict.Reasoning)
+	}
+	if !strings.Contains(a.Verdict.Reasoning, "quillon") {
+		t.Errorf("reasoning does not name a telling word: %s", a.Verdict.Reasoning)
+	}
+}
+
+func TestWordsAloneNeverMakeAnAlertMalicious(t *testing.T) {
+	m := toyModel(t)
+	a := analyzeWith(t, m, toyAlert("high", hostileWords))
+	if a.Verdict.Classification != ClassSuspicious {
+		t.Fatalf("classification = %s, want suspicious (the words are the only finding): %s", a.Verdict.Classification, a.Verdict.Reasoning)
+	}
+}
+
+func TestWordsMoveARulesVerdictOneStepAtMost(t *testing.T) {
+	for _, tc := range []struct{ from, words, want string }{
+		{ClassMalicious, ClassBenign, ClassSuspicious},
+		{ClassBenign, ClassMalicious, ClassSuspicious},
+		{ClassUnknown, ClassMalicious, ClassSuspicious},
+		{ClassSuspicious, ClassMalicious, ClassMalicious},
+		{ClassSuspicious, ClassBenign, ClassBenign},
+		{ClassUnknown, ClassBenign, ClassBenign},
+		{ClassMalicious, ClassSuspicious, ClassSuspicious},
+	} {
+		if got := wordStep(tc.from, tc.words); got != tc.want {
+			t.Errorf("rules %s, words %s: got %s, want %s", tc.from, tc.words, got, tc.want)
+		}
+	}
+}
+
+func TestWordModelStaysOutOfShortAlerts(t *testing.T) {
+	m := toyModel(t)
+	a := analyzeWith(t, m, toyAlert("medium", benignWords[:minModelTerms-1]))
+	if strings.Contains(strings.ToLower(a.Verdict.Reasoning), "word model") {
+		t.Fatalf("the model judged an alert of %d words: %s", minModelTerms-1, a.Verdict.Reasoning)
+	}
+}
+
+func TestWordsDoNotOutweighStrongFindings(t *testing.T) {
+	m := toyModel(t)
+	inc := toyAlert("critical", benignWords)
+	inc.IncidentType = "malware"
+	inc.RawData["command_line"] = "vssadmin.exe delete shadows /all /quiet"
+	a := analyzeWith(t, m, inc)
+	if a.Verdict.Classification == ClassBenign {
+		t.Fatalf("an alert deleting shadow copies was closed on wording: %s", a.Verdict.Reasoning)
+	}
+}
+
+func TestBuiltinWordModelIsLoaded(t *testing.T) {
+	m := BuiltinWordModel()
+	if m.Docs[0] < 100 || m.Docs[1] < 50 || m.Docs[2] < 100 || len(m.Terms) < 1000 {
+		t.Fatalf("built-in model counts %v alerts and %d terms, want a real model", m.Docs, len(m.Terms))
+	}
+}
+
+// benignWords, hostileWords and mixedWords are disjoint made-up
+// vocabularies, so no rule reads them; the toy model learns one per label.
+var (
+	benignWords  = numbered("quillon", 30)
+	hostileWords = numbered("zorbel", 30)
+	mixedWords   = numbered("mirren", 30)
+)
+
+// numbered returns n distinct words: stem plus a letter suffix.
+func numbered(stem string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%c%c", stem, 'a'+i/26, 'a'+i%26)
+	}
+	out[0] = stem
+	return out
+}
+
+// toyAlert is a generic alert whose only text is words.
+func toyAlert(severity string, words []string) Incident {
+	return Incident{IncidentType: "alert", Severity: severity, RawData: map[string]any{
+		"description": strings.Join(words, " "),
+	}}
+}
+
+// toyModel is trained on three alerts per label, each label with its own
+// words, plus one word seen once.
+func toyModel(t *testing.T) *WordModel {
+	t.Helper()
+	var alerts []LabelledAlert
+	for i := 0; i < 3; i++ {
+		alerts = append(alerts,
+			LabelledAlert{Incident: toyAlert("high", hostileWords), Label: ClassMalicious},
+			LabelledAlert{Incident: toyAlert("medium", mixedWords), Label: ClassSuspicious},
+			LabelledAlert{Incident: toyAlert("medium", benignWords), Label: ClassBenign})
+	}
+	alerts = append(alerts, LabelledAlert{Incident: toyAlert("low", []string{"once"}), Label: ClassBenign})
+	m, err := TrainWords(alerts, "toy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// analyzeWith runs the rule analyzer's steps with m as the word model.
+func analyzeWith(t *testing.T, m *WordModel, inc Incident) Analysis {
+	t.Helper()
+	saved := builtinWords
+	builtinWords = m
+	t.Cleanup(func() { builtinWords = saved })
+	a, err := NewRuleAnalyzer().Analyze(context.Background(), inc, Indicators{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
