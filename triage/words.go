@@ -129,21 +129,6 @@ func (m *WordModel) termWeight(counts [3]int, c int) float64 {
 	return math.Log((float64(counts[c]) + wordSmoothing) / (float64(m.Docs[c]) + 2*wordSmoothing))
 }
 
-// posterior turns log-likelihoods into probabilities.
-func posterior(logp [3]float64) [3]float64 {
-	top := math.Max(logp[0], math.Max(logp[1], logp[2]))
-	var p [3]float64
-	var sum float64
-	for c := range p {
-		p[c] = math.Exp(logp[c] - top)
-		sum += p[c]
-	}
-	for c := range p {
-		p[c] /= sum
-	}
-	return p
-}
-
 // argmax returns the index of the largest value.
 func argmax(v [3]float64) int {
 	best := 0
