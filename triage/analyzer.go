@@ -8,9 +8,14 @@ import (
 )
 
 // RuleAnalyzer is the built-in, deterministic analyzer. It scores weighted
-// evidence signals per incident type and explains every signal that fired.
-// The zero value is ready to use.
-type RuleAnalyzer struct{}
+// evidence signals per incident type and explains every signal that fired,
+// then weighs the verdict against a word model (see weighWords). The zero
+// value is ready to use.
+type RuleAnalyzer struct {
+	// Words replaces the built-in word model when set; cross-validation
+	// uses it to score folders with a model that never saw them.
+	Words *WordModel
+}
 
 // NewRuleAnalyzer returns a RuleAnalyzer.
 func NewRuleAnalyzer() RuleAnalyzer { return RuleAnalyzer{} }
@@ -30,7 +35,7 @@ const (
 // link- and hash-based signals. Threat-intelligence reputations in inc.Intel
 // are weighed after the type-specific rules (see applyIntel). The only error
 // is a cancelled context.
-func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (Analysis, error) {
+func (r RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (Analysis, error) {
 	if err := ctx.Err(); err != nil {
 		return Analysis{}, err
 	}
@@ -56,13 +61,21 @@ func (RuleAnalyzer) Analyze(ctx context.Context, inc Incident, ind Indicators) (
 	a = applyRules(kind, a, fields, builtinRules.evaluate(kind, fields))
 	a = applyIntel(kind, a, inc.Intel)
 	a = applyVendorRating(kind, a, fields)
-	a = applyWordModel(kind, a, inc, fields)
+	a = weighWords(r.words(), kind, a, inc, fields)
 	a.trail = nil
 	if a.RecommendedActions == nil {
 		a.RecommendedActions = []string{}
 	}
 	a.Analyzer = BuiltinAnalyzerName
 	return a, nil
+}
+
+// words is the word model the analyzer weighs verdicts with.
+func (r RuleAnalyzer) words() *WordModel {
+	if r.Words != nil {
+		return r.Words
+	}
+	return builtinWords
 }
 
 // incidentKind folds case and separators so "Suspicious Login",

@@ -43,12 +43,6 @@ const rulesVerdictWeight = 6.0
 // reasoning names.
 const tellingTerms = 5
 
-// applyWordModel weighs the rules' verdict against the word model's reading
-// of the whole alert (see weighWords).
-func applyWordModel(kind string, a Analysis, inc Incident, f Fields) Analysis {
-	return weighWords(builtinWords, kind, a, inc, f)
-}
-
 // WordReading is how the word model reads an alert's wording.
 type WordReading struct {
 	// Leans is the class the words alone favour: malicious, suspicious or

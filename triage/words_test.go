@@ -175,13 +175,10 @@ func toyModel(t *testing.T) *WordModel {
 	return m
 }
 
-// analyzeWith runs the rule analyzer's steps with m as the word model.
+// analyzeWith runs the rule analyzer with m as the word model.
 func analyzeWith(t *testing.T, m *WordModel, inc Incident) Analysis {
 	t.Helper()
-	saved := builtinWords
-	builtinWords = m
-	t.Cleanup(func() { builtinWords = saved })
-	a, err := NewRuleAnalyzer().Analyze(context.Background(), inc, Indicators{})
+	a, err := RuleAnalyzer{Words: m}.Analyze(context.Background(), inc, Indicators{})
 	if err != nil {
 		t.Fatal(err)
 	}

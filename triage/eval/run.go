@@ -102,6 +102,11 @@ func WithIntel(src intel.Source) Option { return func(c *config) { c.src = src }
 // analyzer. Analyzer errors are recorded against their case; the only error
 // returned is a cancelled ctx.
 func Run(ctx context.Context, analyzer triage.Analyzer, cases []Case, opts ...Option) (Report, error) {
+	return run(ctx, func(Case) triage.Analyzer { return analyzer }, cases, opts...)
+}
+
+// run is Run with the analyzer picked per case.
+func run(ctx context.Context, pick func(Case) triage.Analyzer, cases []Case, opts ...Option) (Report, error) {
 	cfg := config{src: intel.NewSimulated()}
 	for _, o := range opts {
 		o(&cfg)
@@ -112,7 +117,7 @@ func Run(ctx context.Context, analyzer triage.Analyzer, cases []Case, opts ...Op
 		if err := ctx.Err(); err != nil {
 			return Report{}, err
 		}
-		res, err := runCase(ctx, analyzer, cfg, c)
+		res, err := runCase(ctx, pick(c), cfg, c)
 		if err != nil {
 			return Report{}, err
 		}

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -52,4 +54,28 @@ func topFolder(file string) string {
 		return file[:i]
 	}
 	return "."
+}
+
+// CrossValidate scores the rule analyzer on each top-level folder of cases
+// with a word model trained on the other folders, never on excluded ones:
+// what the analyzer would score on alerts its model never saw. The
+// built-in model has seen every folder it was not told to leave out, so a
+// plain Run on those measures recall, not generalization.
+func CrossValidate(ctx context.Context, cases []Case, excluded []string, opts ...Option) (Report, error) {
+	analyzers := map[string]triage.Analyzer{}
+	for _, c := range cases {
+		f := topFolder(c.File)
+		if _, done := analyzers[f]; done {
+			continue
+		}
+		m, err := TrainWords(cases, append([]string{f}, excluded...))
+		if err != nil {
+			return Report{}, fmt.Errorf("train without %s: %w", f, err)
+		}
+		analyzers[f] = triage.RuleAnalyzer{Words: m}
+	}
+	if len(analyzers) < 2 {
+		return Report{}, errors.New("cross-validation needs cases in at least two top-level folders")
+	}
+	return run(ctx, func(c Case) triage.Analyzer { return analyzers[topFolder(c.File)] }, cases, opts...)
 }
