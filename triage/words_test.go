@@ -22,6 +22,24 @@ func TestAlertTermsAreTheWordsOfTheValuesNotTheFieldNames(t *testing.T) {
 	}
 }
 
+func TestAlertTermsFoldCallerGivenTypesIntoOneColumnSafeTerm(t *testing.T) {
+	got := AlertTerms(Incident{IncidentType: "Identity.MFA push\tanomaly\n# x", Severity: " High "})
+	want := []string{"sev:high", "type:identity.mfa_push_anomaly___x"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("terms = %q, want %q", got, want)
+	}
+	m := toyModel(t)
+	m.Terms[got[1]] = [3]int{1, 0, 0}
+	var b strings.Builder
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadWordModel(strings.NewReader(b.String()))
+	if err != nil || back.Terms[got[1]] != [3]int{1, 0, 0} {
+		t.Fatalf("a type term did not survive the model file: %v", err)
+	}
+}
+
 func TestWordModelFileRoundTrips(t *testing.T) {
 	m := toyModel(t)
 	var b strings.Builder
