@@ -62,20 +62,24 @@ func topFolder(file string) string {
 // built-in model has seen every folder it was not told to leave out, so a
 // plain Run on those measures recall, not generalization.
 func CrossValidate(ctx context.Context, cases []Case, excluded []string, opts ...Option) (Report, error) {
-	analyzers := map[string]triage.Analyzer{}
+	var folders []string
+	seen := map[string]bool{}
 	for _, c := range cases {
-		f := topFolder(c.File)
-		if _, done := analyzers[f]; done {
-			continue
+		if f := topFolder(c.File); !seen[f] {
+			seen[f] = true
+			folders = append(folders, f)
 		}
+	}
+	if len(folders) < 2 {
+		return Report{}, errors.New("cross-validation needs cases in at least two top-level folders")
+	}
+	analyzers := map[string]triage.Analyzer{}
+	for _, f := range folders {
 		m, err := TrainWords(cases, append([]string{f}, excluded...))
 		if err != nil {
 			return Report{}, fmt.Errorf("train without %s: %w", f, err)
 		}
 		analyzers[f] = triage.RuleAnalyzer{Words: m}
-	}
-	if len(analyzers) < 2 {
-		return Report{}, errors.New("cross-validation needs cases in at least two top-level folders")
 	}
 	return run(ctx, func(c Case) triage.Analyzer { return analyzers[topFolder(c.File)] }, cases, opts...)
 }

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -67,6 +68,14 @@ func TestTrainWordsLeavesExcludedFoldersOut(t *testing.T) {
 	}
 	if got := ExcludedFolders(m); len(got) != 1 || got[0] != "c" {
 		t.Errorf("excluded folders read back as %q, want [c]", got)
+	}
+}
+
+func TestCrossValidateNeedsTwoFolders(t *testing.T) {
+	cases := []Case{{File: "one.json", IncidentType: "alert", Severity: "low", Expected: triage.ClassBenign, RawData: map[string]any{}}}
+	_, err := CrossValidate(context.Background(), cases, nil)
+	if err == nil || !strings.Contains(err.Error(), "at least two top-level folders") {
+		t.Fatalf("cross-validating one folder: %v", err)
 	}
 }
 
