@@ -75,7 +75,7 @@ func (r RuleAnalyzer) words() *WordModel {
 	if r.Words != nil {
 		return r.Words
 	}
-	return builtinWords
+	return BuiltinWordModel()
 }
 
 // incidentKind folds case and separators so "Suspicious Login",

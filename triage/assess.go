@@ -39,7 +39,7 @@ func Assess(inc Incident, ind Indicators) Assessment {
 			Evidence: h.evidence, Attack: append([]string(nil), h.rule.Attack...),
 		})
 	}
-	if r, ok := readWords(builtinWords, inc, -1); ok {
+	if r, ok := readWords(BuiltinWordModel(), inc, -1); ok {
 		out.Wording = &r
 	}
 	return out

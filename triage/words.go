@@ -3,6 +3,7 @@ package triage
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -48,23 +49,23 @@ var (
 // "sev:" terms. Field names are not terms: they say which vendor wrote
 // the alert, not what happened.
 func AlertTerms(inc Incident) []string {
-	seen := map[string]bool{}
-	walkStrings(inc.RawData, func(s string) {
+	terms := newBoundedSet(maxAlertTerms)
+	terms.add("type:" + metaValue(inc.IncidentType))
+	terms.add("sev:" + metaValue(inc.Severity))
+	walkStrings(inc.RawData, 0, func(s string) {
 		for _, t := range termPattern.FindAllString(strings.ToLower(s), -1) {
 			if !numberInTerm.MatchString(t) {
-				seen[t] = true
+				terms.add(t)
 			}
 		}
 	})
-	seen["type:"+metaValue(inc.IncidentType)] = true
-	seen["sev:"+metaValue(inc.Severity)] = true
-	out := make([]string, 0, len(seen))
-	for t := range seen {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
+	return terms.sorted()
 }
+
+// maxAlertTerms bounds the distinct terms read from one alert, so a
+// hostile payload cannot make triage count without end; the labelled
+// alerts carry at most a few hundred.
+const maxAlertTerms = 4096
 
 // metaValue folds a caller-given type or severity into one term: lowercase,
 // at most 40 bytes, anything but letters, digits, dots and dashes as "_",
@@ -82,18 +83,22 @@ func metaValue(s string) string {
 	}, s)
 }
 
-// walkStrings calls fn on every string value under v.
-func walkStrings(v any, fn func(string)) {
+// walkStrings calls fn on every string value under v, down to the depth
+// the other readers of raw data stop at (maxWalkDepth).
+func walkStrings(v any, depth int, fn func(string)) {
+	if depth >= maxWalkDepth {
+		return
+	}
 	switch x := v.(type) {
 	case string:
 		fn(x)
 	case map[string]any:
 		for _, e := range x {
-			walkStrings(e, fn)
+			walkStrings(e, depth+1, fn)
 		}
 	case []any:
 		for _, e := range x {
-			walkStrings(e, fn)
+			walkStrings(e, depth+1, fn)
 		}
 	}
 }
@@ -177,11 +182,4 @@ func (m *WordModel) telling(j wordJudgement, win, other, n int) []string {
 }
 
 // classIndex is label's column in the model, or -1.
-func classIndex(label string) int {
-	for c, l := range wordClasses {
-		if l == label {
-			return c
-		}
-	}
-	return -1
-}
+func classIndex(label string) int { return slices.Index(wordClasses[:], label) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,6 +38,29 @@ func TestAlertTermsFoldCallerGivenTypesIntoOneColumnSafeTerm(t *testing.T) {
 	back, err := ReadWordModel(strings.NewReader(b.String()))
 	if err != nil || back.Terms[got[1]] != [3]int{1, 0, 0} {
 		t.Fatalf("a type term did not survive the model file: %v", err)
+	}
+}
+
+func TestAlertTermsAreBoundedInCountAndDepth(t *testing.T) {
+	words := make([]string, maxAlertTerms+100)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%c%c%c", 'a'+i/676%26, 'a'+i/26%26, 'a'+i%26)
+	}
+	deep := any("deepword")
+	for range maxWalkDepth {
+		deep = map[string]any{"k": deep}
+	}
+	got := AlertTerms(Incident{IncidentType: "alert", Severity: "low", RawData: map[string]any{"words": strings.Join(words, " ")}})
+	if len(got) != maxAlertTerms {
+		t.Fatalf("%d terms, want the bound %d", len(got), maxAlertTerms)
+	}
+	if !slices.Contains(got, "type:alert") || !slices.Contains(got, "sev:low") {
+		t.Error("the type and severity terms were crowded out by the words")
+	}
+	tooDeep := AlertTerms(Incident{RawData: map[string]any{"nested": deep}})
+	shallow := AlertTerms(Incident{RawData: map[string]any{"nested": map[string]any{"k": "deepword"}}})
+	if slices.Contains(tooDeep, "deepword") || !slices.Contains(shallow, "deepword") {
+		t.Errorf("a string %d levels down was read, or one 2 levels down was not", maxWalkDepth+1)
 	}
 }
 
