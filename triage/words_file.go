@@ -85,6 +85,10 @@ type LabelledAlert struct {
 	Incident Incident
 	// Label is malicious, suspicious or benign.
 	Label string
+	// Terms are the incident's terms (AlertTerms) when the caller has read
+	// them already, as cross-validation does once for many models; nil
+	// reads them from Incident.
+	Terms []string
 }
 
 // minTermAlerts is how many training alerts must contain a term before the
@@ -101,7 +105,11 @@ func TrainWords(alerts []LabelledAlert, comment ...string) (*WordModel, error) {
 			return nil, fmt.Errorf("label %q is not one of %s", a.Label, strings.Join(wordClasses[:], ", "))
 		}
 		m.Docs[c]++
-		for _, t := range AlertTerms(a.Incident) {
+		terms := a.Terms
+		if terms == nil {
+			terms = AlertTerms(a.Incident)
+		}
+		for _, t := range terms {
 			counts := m.Terms[t]
 			counts[c]++
 			m.Terms[t] = counts

@@ -108,6 +108,22 @@ func TestTrainWordsKeepsOnlyRepeatedTermsAndRejectsUnknownLabels(t *testing.T) {
 	}
 }
 
+func TestTrainWordsCountsTermsTheCallerAlreadyRead(t *testing.T) {
+	alerts := []LabelledAlert{}
+	for _, l := range wordClasses {
+		for range 2 {
+			alerts = append(alerts, LabelledAlert{Incident: toyAlert("low", []string{"quillon"}), Label: l, Terms: []string{"zorbel"}})
+		}
+	}
+	m, err := TrainWords(alerts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, read := m.Terms["quillon"]; read || m.Terms["zorbel"] != [3]int{2, 2, 2} {
+		t.Fatalf("terms = %v, want only the given zorbel counted", m.Terms)
+	}
+}
+
 func TestWordModelTurnsAnUndecidedAlertBenignAndNamesTheWords(t *testing.T) {
 	m := toyModel(t)
 	inc := toyAlert("medium", benignWords)

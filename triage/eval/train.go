@@ -18,16 +18,26 @@ const excludedPrefix = "excluded folders:"
 // top-level folder is in excluded: folders kept blind, so that the model's
 // accuracy on them still estimates how it does on alerts it never saw.
 func TrainWords(cases []Case, excluded []string) (*triage.WordModel, error) {
+	return trainWords(cases, nil, excluded)
+}
+
+// trainWords is TrainWords with each case's terms already read (terms[i]
+// for cases[i]), or nil to read them.
+func trainWords(cases []Case, terms [][]string, excluded []string) (*triage.WordModel, error) {
 	skip := map[string]bool{}
 	for _, e := range excluded {
 		skip[e] = true
 	}
 	var alerts []triage.LabelledAlert
-	for _, c := range cases {
+	for i, c := range cases {
 		if skip[topFolder(c.File)] {
 			continue
 		}
-		alerts = append(alerts, triage.LabelledAlert{Incident: c.Incident(), Label: c.Expected})
+		a := triage.LabelledAlert{Incident: c.Incident(), Label: c.Expected}
+		if terms != nil {
+			a.Terms = terms[i]
+		}
+		alerts = append(alerts, a)
 	}
 	names := append([]string(nil), excluded...)
 	sort.Strings(names)
@@ -73,9 +83,13 @@ func CrossValidate(ctx context.Context, cases []Case, excluded []string, opts ..
 	if len(folders) < 2 {
 		return Report{}, errors.New("cross-validation needs cases in at least two top-level folders")
 	}
+	terms := make([][]string, len(cases))
+	for i, c := range cases {
+		terms[i] = triage.AlertTerms(c.Incident())
+	}
 	analyzers := map[string]triage.Analyzer{}
 	for _, f := range folders {
-		m, err := TrainWords(cases, append([]string{f}, excluded...))
+		m, err := trainWords(cases, terms, append([]string{f}, excluded...))
 		if err != nil {
 			return Report{}, fmt.Errorf("train without %s: %w", f, err)
 		}
