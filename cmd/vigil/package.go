@@ -126,9 +126,14 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
+	return writeOutput(path, append(b, '\n'))
+}
+
+// writeOutput writes b to the file at path, or to standard output when path
+// is empty.
+func writeOutput(path string, b []byte) error {
 	if path == "" {
-		_, err = os.Stdout.Write(b)
+		_, err := os.Stdout.Write(b)
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -48,7 +49,7 @@ func trainCommand() *cobra.Command {
 		Use:   "train DIR",
 		Short: "count the built-in word model on labelled cases",
 		Long: `Count the built-in analyzer's word model on a directory of labelled cases
-and write it to --out (standard output by default). Folders named with
+and write it to --output (standard output by default). Folders named with
 --exclude are left out, so they stay blind: the analyzer's accuracy on them
 then estimates how it does on alerts it has never seen. The model file says
 which folders it left out.`,
@@ -57,7 +58,7 @@ which folders it left out.`,
 			return runTriageTrain(args[0], exclude, out)
 		},
 	}
-	train.Flags().StringVar(&out, "out", "", "file to write the model to")
+	train.Flags().StringVarP(&out, "output", "o", "", "file to write the model to (default standard output)")
 	train.Flags().StringSliceVar(&exclude, "exclude", nil, "top-level folders to leave out of training")
 	return train
 }
@@ -72,19 +73,11 @@ func runTriageTrain(dir string, exclude []string, out string) error {
 	if err != nil {
 		return err
 	}
-	if out == "" {
-		_, err = m.WriteTo(os.Stdout)
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
 		return err
 	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if _, err := m.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeOutput(out, b.Bytes())
 }
 
 // runTriageEval scores the analyzer on the cases under dir.

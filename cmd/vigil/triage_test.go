@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vigil-soc/vigil/triage"
 )
 
 func TestTriageEvalPrintsTheReportAndFailsOnBadCases(t *testing.T) {
@@ -54,5 +58,55 @@ func TestTriageEvalPrintsTheReportAndFailsOnBadCases(t *testing.T) {
 	}
 	if _, err := capture(t, "triage", "grade", dir); err == nil {
 		t.Fatal("an unknown triage subcommand must fail")
+	}
+}
+
+func TestTriageTrainWritesTheModelAndCrossValidateUsesOtherFolders(t *testing.T) {
+	dir := t.TempDir()
+	for i, c := range []struct{ folder, label, words string }{
+		{"a", "malicious", "zorbel"}, {"a", "suspicious", "mirren"}, {"a", "benign", "quillon"},
+		{"b", "malicious", "zorbel"}, {"b", "suspicious", "mirren"}, {"b", "benign", "quillon"},
+		{"blind", "benign", "quillon"},
+	} {
+		p := filepath.Join(dir, c.folder, fmt.Sprintf("case%d.json", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		body := fmt.Sprintf(`{"incident_type":"alert","severity":"medium","source":"x","raw_data":{"note":%q},"expected":%q,"rationale":"r"}`,
+			c.words, c.label)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := filepath.Join(t.TempDir(), "words.tsv")
+	if _, err := capture(t, "triage", "train", dir, "--exclude", "blind", "--output", model); err != nil {
+		t.Fatalf("train: %v", err)
+	}
+	f, err := os.Open(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := triage.ReadWordModel(f)
+	if err != nil {
+		t.Fatalf("the written model does not read back: %v", err)
+	}
+	if m.Docs != [3]int{2, 2, 2} || m.Terms["quillon"] != [3]int{0, 0, 2} {
+		t.Errorf("model counts %v alerts and quillon %v, want [2 2 2] and [0 0 2] (blind left out)", m.Docs, m.Terms["quillon"])
+	}
+	if !slices.Contains(m.Comment, "excluded folders: blind") {
+		t.Errorf("the model does not say what it left out: %q", m.Comment)
+	}
+
+	out, err := capture(t, "triage", "eval", dir, "--cross-validate")
+	if err != nil {
+		t.Fatalf("eval --cross-validate: %v", err)
+	}
+	if !strings.Contains(out, "Cases: 7") {
+		t.Errorf("cross-validated report:\n%s", out)
+	}
+	if _, err := capture(t, "triage", "eval", filepath.Join(dir, "a"), "--cross-validate"); err == nil ||
+		!strings.Contains(err.Error(), "at least two top-level folders") {
+		t.Errorf("cross-validating one folder: %v", err)
 	}
 }

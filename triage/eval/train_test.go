@@ -43,7 +43,7 @@ func TestBuiltinWordModelIsTheOneTheSetTrains(t *testing.T) {
 		t.Fatal(err)
 	}
 	if b.String() != string(committed) {
-		t.Fatalf("triage/model/words.tsv is not what the labelled set trains; run `vigil triage train triage/testdata/eval --exclude %s --out triage/model/words.tsv`",
+		t.Fatalf("triage/model/words.tsv is not what the labelled set trains; run `vigil triage train triage/testdata/eval --exclude %s --output triage/model/words.tsv`",
 			strings.Join(excluded, ","))
 	}
 }
