@@ -2,6 +2,7 @@ package triage
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -39,6 +40,10 @@ var trustedPublishers = []string{
 // signerKeys name the code-signing subject of the process's binary.
 var signerKeys = []string{"signer", "publisher", "publishername", "signername", "certificatesubject", "issuer", "signedby",
 	"companyname", "signature", "signaturesubjectname", "signaturevendor", "signaturesigner"}
+
+// ransomNoteRe recognises the files ransomware leaves beside what it
+// encrypted.
+var ransomNoteRe = regexp.MustCompile(`how[_ -]?to[_ -]?(decrypt|restore|recover)|restore[_-]my[_-]files|decrypt[_-](instructions|files)|[_!]readme[_!]?\.txt|readme[_-]for[_-]decrypt`)
 
 func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	p := readProcessFacts(d)
@@ -79,13 +84,14 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	f.BrowserParent = firstSubstring(f.Parent, browsers) != ""
 	f.AdminTool = firstSubstring(f.Process+" "+f.Parent+" "+f.CommandLine+" "+strings.ToLower(f.FilePath), adminTools) != ""
 	f.Encoded = encodedPowerShell(all) != "" || containsAnyTerm(f.CommandLine, "-enc ", "frombase64string", "[char]", "iex(", "iex (", "invoke-expression", "^p^o^w", "-w hidden", "-windowstyle hidden")
-	f.ShadowDelete = shadowCopyDeletion(d.text) != ""
+	f.ShadowDelete = shadowCopyDeletion(d.text) != "" && !scopedShadowDeletion(d.text)
 	f.CredentialDump = lsassAccess(d.text)
 	if n, ok := d.number("filesrenamed", "renamedfiles", "filesencrypted", "encryptedfiles", "modifiedfiles", "filesmodified"); ok && n >= 100 {
 		f.MassRename = true
-	} else if containsAnyTerm(d.text, "mass file rename", "mass rename", "files encrypted", "ransom note", "file encryption activity", "mass file modification") {
+	} else if affirmedPhrase(d.text, "mass file rename", "mass rename", "files encrypted", "ransom note", "file encryption activity", "mass file modification") != "" {
 		f.MassRename = true
 	}
+	f.RansomNote = ransomNoteRe.MatchString(d.text) || affirmedPhrase(d.text, "ransom note", "ransomnote") != ""
 	f.UserWritable = userWritablePath([]string{f.FilePath}, f.CommandLine) != ""
 	if v, ok := d.boolean("isadmin", "useradmin", "elevated", "iselevated"); ok && v {
 		f.UserAdmin = true

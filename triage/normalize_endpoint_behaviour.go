@@ -109,7 +109,7 @@ func hostileBehaviour(f *EndpointFields) string {
 		on   bool
 		name string
 	}{
-		{f.ShadowDelete, "shadow copy deletion"}, {f.MassRename, "mass file renames"}, {f.CredentialDump, "credential dumping"},
+		{f.ShadowDelete, "shadow copy deletion"}, {f.RansomNote, "ransom note"}, {f.MassRename, "mass file renames"}, {f.CredentialDump, "credential dumping"},
 		{b.ReverseShell, "reverse shell"}, {b.ReverseTunnel, "reverse tunnel"}, {encodedDownload(f), "encoded download cradle"},
 		{b.AdminGroupAdd, "administrators group add"}, {b.RemoteAccess != "" && b.Discovery >= 2, "remote access then discovery"},
 		{f.OfficeParent && f.LOLBin, "office application starts a system binary"},

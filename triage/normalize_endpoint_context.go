@@ -62,6 +62,10 @@ type EndpointContext struct {
 	// with a history of earlier runs (a scheduled task, cron or backup
 	// job), as the system, a service account or a management agent.
 	EstablishedJob bool `expr:"established_job" json:"established_job,omitempty"`
+	// BackupSoftware names the backup product (veeam, acronis, windows
+	// server backup, ...) whose program is the process or one of its
+	// launchers, or "": what takes, reads and rotates volume snapshots.
+	BackupSoftware string `expr:"backup_software" json:"backup_software,omitempty"`
 	// FleetHosts is how many of the organisation's own machines run the
 	// same file (0 when not stated).
 	FleetHosts int `expr:"fleet_hosts" json:"fleet_hosts,omitempty"`

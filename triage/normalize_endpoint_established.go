@@ -51,6 +51,37 @@ func readEndpointEstablished(d *doc, p processFacts, f *EndpointFields) {
 	c.OrgDeployment = orgDeployment(d, p, f)
 	c.EstablishedJob = establishedJob(d) && (c.SystemContext || c.ServiceAccount || c.ManagementAgent != "" || runsAsServiceAccount(d))
 	c.FleetHosts = fleetHosts(d)
+	c.BackupSoftware = backupSoftware(d, p, f)
+}
+
+// backupProducts map what backup and replication products' programs,
+// folders and hosts are called to the product.
+var backupProducts = [][2]string{
+	{"veeam", "veeam"}, {"acronis", "acronis"}, {"wbengine", "windows server backup"}, {"commvault", "commvault"},
+	{"backup exec", "backup exec"}, {"beremote", "backup exec"}, {"netbackup", "netbackup"}, {"bpbkar", "netbackup"},
+	{"rubrik", "rubrik"}, {"cohesity", "cohesity"}, {"datto", "datto"}, {"arcserve", "arcserve"}, {"macrium", "macrium"},
+	{"druva", "druva"}, {"nakivo", "nakivo"}, {"altaro", "altaro"}, {"unitrends", "unitrends"},
+	{"shadowprotect", "storagecraft"}, {"msp360", "msp360"}, {"cloudberry", "msp360"}, {"carbonite", "carbonite"},
+	{"zerto", "zerto"}, {"veritas", "veritas"},
+}
+
+// backupSoftware names the backup product whose program is the alert's
+// process or in its launch chain (by path, name, command line or the
+// process's signer), or "". A program of that name in a user-writable
+// folder does not count: anyone can put a file there.
+func backupSoftware(d *doc, p processFacts, f *EndpointFields) string {
+	chain := []string{p.Path, p.Name, p.ParentPath, p.ParentName, p.ParentCommandLine, p.GrandparentName, p.ParentNames}
+	chain = append(chain, d.strs("originatorprocess", "grandparentpath", "parentfilepath", "initiatingprocessparentfilename", "initiatingprocessfolderpath")...)
+	if f.Signed && !f.SignatureBad {
+		chain = append(chain, f.Signer)
+	}
+	for _, s := range chain {
+		s = strings.ToLower(s)
+		if product := firstMarker(s, backupProducts); product != "" && userWritablePath([]string{s}, "") == "" {
+			return product
+		}
+	}
+	return ""
 }
 
 // orgDeployment names the management tool that installed the alert's

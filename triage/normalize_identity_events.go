@@ -10,6 +10,14 @@ var phishResistantMethods = []string{
 	"phishingresistant", "certificatebased", "x509",
 }
 
+// googleSecondFactorMethods are Google login challenge methods (as
+// normKey spells them) that go beyond the password: authenticator codes,
+// prompts, phone verification, backup codes, security keys and passkeys.
+var googleSecondFactorMethods = []string{
+	"googleauthenticator", "totp", "securitykey", "passkey", "googleprompt",
+	"idvpreregisteredphone", "idvanyphone", "backupcode", "offlineotp", "internaltwofactor",
+}
+
 // accountTamperEvents are changes an intruder makes right after getting in
 // to keep the account: second factor removed, recovery details replaced,
 // mail forwarded away.
@@ -54,6 +62,10 @@ func readIdentityEvents(f *IdentityFields, cur *doc) {
 		f.RiskLevel = "high"
 	}
 	if v, ok := cur.boolean("issecondfactor"); ok {
+		// The challenge methods say what was asked; exports disagree on
+		// whether is_second_factor describes the login or its last step,
+		// so a second-factor method among them counts as a second factor.
+		v = v || firstSubstring(methods, googleSecondFactorMethods) != ""
 		if v && f.MFA == "" {
 			f.MFA = "passed"
 		}

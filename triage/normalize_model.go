@@ -325,13 +325,19 @@ type EndpointFields struct {
 	TrustedSigner bool     `expr:"trusted_signer" json:"trusted_signer,omitempty"`
 	Hashes        []string `expr:"hashes" json:"hashes,omitempty"`
 	// LOLBin is set when the process is a living-off-the-land binary.
-	LOLBin          bool   `expr:"lolbin" json:"lolbin,omitempty"`
-	OfficeParent    bool   `expr:"office_parent" json:"office_parent,omitempty"`
-	BrowserParent   bool   `expr:"browser_parent" json:"browser_parent,omitempty"`
-	AdminTool       bool   `expr:"admin_tool" json:"admin_tool,omitempty"`
-	Encoded         bool   `expr:"encoded" json:"encoded,omitempty"`
-	ShadowDelete    bool   `expr:"shadow_delete" json:"shadow_delete,omitempty"`
-	MassRename      bool   `expr:"mass_rename" json:"mass_rename,omitempty"`
+	LOLBin        bool `expr:"lolbin" json:"lolbin,omitempty"`
+	OfficeParent  bool `expr:"office_parent" json:"office_parent,omitempty"`
+	BrowserParent bool `expr:"browser_parent" json:"browser_parent,omitempty"`
+	AdminTool     bool `expr:"admin_tool" json:"admin_tool,omitempty"`
+	Encoded       bool `expr:"encoded" json:"encoded,omitempty"`
+	// ShadowDelete is set when a command deletes every shadow copy or a
+	// backup catalog, or turns recovery off; deleting one named or the
+	// oldest copy is how backup software rotates snapshots, and is not.
+	ShadowDelete bool `expr:"shadow_delete" json:"shadow_delete,omitempty"`
+	MassRename   bool `expr:"mass_rename" json:"mass_rename,omitempty"`
+	// RansomNote is set when the payload names a ransom note: one it says
+	// was left, or a how-to-decrypt or restore-my-files file.
+	RansomNote      bool   `expr:"ransom_note" json:"ransom_note,omitempty"`
 	CredentialDump  bool   `expr:"credential_dump" json:"credential_dump,omitempty"`
 	UserWritable    bool   `expr:"user_writable" json:"user_writable,omitempty"`
 	Reputation      string `expr:"reputation" json:"reputation,omitempty"` // malicious, suspicious, clean, ""

@@ -115,7 +115,8 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 	f.MonitoringSource = monitoringSource(d)
 	f.InternalSource = privateAddress(d.scalarStr("srcip", "src", "sourceip", "sourceaddress", "srcaddr", "idorigh", "clientip", "internalip"))
 	f.InternalDestination = privateAddress(d.scalarStr("dstip", "destip", "dst", "dest", "destinationip", "destinationaddress", "dstaddr", "idresph"))
-	f.BackupTransfer = firstSubstring(lowerJoin(d.scalarStrs("app", "application", "appname", "srcnthost", "srchost", "srcname", "sourcehost", "srcuser")), backupProducts) != ""
+	hosts := lowerJoin(d.scalarStrs("app", "application", "appname", "srcnthost", "srchost", "srcname", "sourcehost", "srcuser"))
+	f.BackupTransfer = firstMarker(hosts, backupProducts) != "" || strings.Contains(hosts, "backup")
 	f.OwnDomain = ownDomain(d)
 	f.VendorUpdate = vendorUpdateTraffic(d)
 	proc := lowerJoin(d.strs("processonhost", "process", "processname", "processpath", "initiatingprocess", "processfromedr"))
@@ -346,10 +347,6 @@ func privateAddress(s string) bool {
 	ip, err := netip.ParseAddr(strings.TrimSpace(s))
 	return err == nil && (ip.IsPrivate() || ip.IsLoopback())
 }
-
-// backupProducts name backup and replication systems and the hosts that
-// run them.
-var backupProducts = []string{"veeam", "commvault", "rubrik", "cohesity", "netbackup", "backup exec", "zerto", "veritas", "arcserve", "backup"}
 
 // ownDomain reports a domain whose registrant organisation or name
 // servers carry the organisation's own name, taken from the users' mail
