@@ -74,6 +74,10 @@ type CloudFields struct {
 	// versioning or left a ransom note.
 	Persistence bool `expr:"persistence" json:"persistence,omitempty"`
 	Destructive bool `expr:"destructive" json:"destructive,omitempty"`
+	// ConsumerGrantee is set when the account a role, policy or group was
+	// given to is a personal mailbox of a consumer mail service
+	// (user:someone@gmail.com), which no organisation administers.
+	ConsumerGrantee bool `expr:"consumer_grantee" json:"consumer_grantee,omitempty"`
 	// LoggingTampered is set when the activity stopped, deleted or
 	// narrowed audit logging or a threat detector.
 	LoggingTampered bool `expr:"logging_tampered" json:"logging_tampered,omitempty"`
@@ -210,12 +214,32 @@ func readCloudFields(format string, d *doc) CloudFields {
 
 	ops := normKey(lowerJoin(d.strs("operations", "operation", "operationname", "methodname", "api", "eventname", "highriskapi", "name")))
 	f.Persistence = strings.Contains(category, "persistence") || containsAnyTerm(ops, "roleassignmentswrite", "createaccesskey", "attachuserpolicy", "attachrolepolicy", "putrolepolicy", "putuserpolicy", "createloginprofile", "setiampolicy", "createserviceaccountkey", "secretsread", "addusertogroup", "createuser")
+	f.ConsumerGrantee = f.Persistence && consumerGrantee(d)
 	f.SecretsRead = containsAnyTerm(ops, "secretget", "secretlist", "secretsread", "getsecretvalue", "accesssecretversion", "listkeys", "batchgetsecretvalue", "getparametersbypath")
 	f.LoggingTampered = containsAnyTerm(ops, "stoplogging", "deletetrail", "updatetrail", "puteventselectors", "deleteflowlogs", "deletedetector", "disablesecurityhub", "deleteconfigurationrecorder", "stopconfigurationrecorder", "diagnosticsettingsdelete", "deletesink", "updatesink", "disableorganizationadminaccount")
 	f.Destructive = containsAnyTerm(ops, "deleteobjects", "deletebucket", "putbucketversioningsuspended", "deletesnapshot", "deletedbinstance") || strings.Contains(text, "ransom") || strings.HasPrefix(category, "impact")
 	f.StrongSession = firstSubstring(text, []string{"mfa satisfied", "mfa passed", "number match", "fastpass", "security key", "fido2", "passkey"}) != "" &&
 		firstSubstring(text, []string{"compliant", "managed device", "entra joined", "hybrid joined", "fastpass", "corporate egress", "named location"}) != ""
 	return f
+}
+
+// granteeKeys name where cloud audit records put the account a role or
+// membership was given to.
+var granteeKeys = []string{"member", "members", "grantee", "granteeemail", "assignee", "addedmember", "newmember", "principalemailadded"}
+
+// consumerGrantee reports a grantee that is a consumer mailbox: GCP names
+// members "user:name@domain", others give the address alone.
+func consumerGrantee(d *doc) bool {
+	for _, m := range d.strs(granteeKeys...) {
+		m = strings.ToLower(strings.TrimSpace(m))
+		if _, rest, ok := strings.Cut(m, ":"); ok {
+			m = rest
+		}
+		if _, domain, ok := cleanEmail(m); ok && freeMailDomains[registrableDomain(domain)] {
+			return true
+		}
+	}
+	return false
 }
 
 func cloudProvider(format string) string {

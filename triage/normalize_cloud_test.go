@@ -35,3 +35,26 @@ func TestNoChangeRecordFromFieldOrWords(t *testing.T) {
 		}
 	}
 }
+
+// A role given to a consumer mailbox is read from GCP's "user:" members
+// and from a plain address; a grant to the organisation's own group is not.
+func TestRoleGrantedToConsumerMailbox(t *testing.T) {
+	grant := func(member string) map[string]any {
+		return map[string]any{
+			"finding":       map[string]any{"findingClass": "THREAT", "category": "Persistence: IAM Anomalous Grant"},
+			"access":        map[string]any{"principalEmail": "deploy@prod.iam.gserviceaccount.com", "methodName": "SetIamPolicy"},
+			"bindingDeltas": []any{map[string]any{"action": "ADD", "role": "roles/owner", "member": member}},
+		}
+	}
+	for member, want := range map[string]bool{
+		"user:backup.admin@gmail.com":                     true,
+		"someone@Outlook.com":                             true,
+		"group:data-admins@contoso.com":                   false,
+		"serviceAccount:etl@prod.iam.gserviceaccount.com": false,
+	} {
+		f := normalize(Incident{IncidentType: "cloud", RawData: grant(member)}, Indicators{}).Cloud
+		if !f.Persistence || f.ConsumerGrantee != want {
+			t.Errorf("%s: persistence %v, consumer grantee %v; want true, %v", member, f.Persistence, f.ConsumerGrantee, want)
+		}
+	}
+}

@@ -182,6 +182,32 @@ func TestWordsDoNotOutweighStrongFindings(t *testing.T) {
 	}
 }
 
+// A malicious verdict several findings agree on stands against benign
+// wording; one nearer the threshold is what the words may still move.
+func TestWordsDoNotMoveASettledVerdict(t *testing.T) {
+	m := toyModel(t)
+	inc := toyAlert("high", benignWords)
+	inc.IncidentType = "malware"
+	inc.RawData["threat_name"] = "Ransom:Win32/LockBit"
+	inc.RawData["command_line"] = "vssadmin.exe delete shadows /all /quiet"
+	a := analyzeWith(t, m, inc)
+	if a.Verdict.Classification != ClassMalicious || !strings.Contains(a.Verdict.Reasoning, "the wording reads clearly benign") {
+		t.Fatalf("classification = %s, want malicious with the benign reading reported: %s", a.Verdict.Classification, a.Verdict.Reasoning)
+	}
+	for _, tc := range []struct {
+		class string
+		score float64
+		want  bool
+	}{
+		{ClassMalicious, 1.0, true}, {ClassMalicious, 0.95, false}, {ClassBenign, -1.0, true},
+		{ClassBenign, -0.5, false}, {ClassSuspicious, 1.2, false}, {ClassUnknown, 0, false},
+	} {
+		if got := settled(tc.class, tc.score); got != tc.want {
+			t.Errorf("settled(%s, %.2f) = %v, want %v", tc.class, tc.score, got, tc.want)
+		}
+	}
+}
+
 func TestBuiltinWordModelIsLoaded(t *testing.T) {
 	m := BuiltinWordModel()
 	if m.Docs[0] < 100 || m.Docs[1] < 50 || m.Docs[2] < 100 || len(m.Terms) < 1000 {
