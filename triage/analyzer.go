@@ -121,6 +121,11 @@ type evidence struct {
 	// resolved is set when a rule judged the red flags themselves benign
 	// (see Rule.Resolves).
 	resolved bool
+	// unwantedOnly is set when the only detection is a potentially
+	// unwanted program and nothing it did was hostile: such an alert is at
+	// most suspicious until a finding of its own (see strongRuleWeight)
+	// says otherwise.
+	unwantedOnly bool
 }
 
 func (ev *evidence) add(weight float64, format string, args ...any) {

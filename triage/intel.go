@@ -139,7 +139,10 @@ func reclassify(kind string, ev *evidence) string {
 	case kindPhishing:
 		return phishingThresholds.classify(ev)
 	case kindMalware:
-		return malwareThresholds.classify(ev)
+		if class := malwareThresholds.classify(ev); class != ClassMalicious || !ev.unwantedOnly {
+			return class
+		}
+		return ClassSuspicious
 	case kindLogin:
 		return loginThresholds.classify(ev)
 	}

@@ -28,11 +28,17 @@ func applyRules(kind string, a Analysis, f Fields, hits []ruleHit) Analysis {
 		for _, h := range hits {
 			ev.addGrouped(h.rule.Group, h.rule.Weight, "%s", h.describe())
 			ev.resolved = ev.resolved || h.rule.Resolves
+			ev.unwantedOnly = ev.unwantedOnly && h.rule.Weight < strongRuleWeight
 		}
 		ev.rules = true
 		return true
 	}, func(_, to string, ev *evidence) string { return guardBehaviour(f, ev, guardCritical(f, ev, to)) }, recategorize)
 }
+
+// strongRuleWeight is the weight from which a rule's finding stands on its
+// own: it lifts the cap on an alert whose only detection is a potentially
+// unwanted program.
+const strongRuleWeight = 0.3
 
 // rescore adds evidence to the analysis' trail, classifies again on the
 // kind's thresholds, lets settle adjust the new class, and rewrites the
