@@ -28,7 +28,7 @@ import (
 const (
 	rulesExactFloor  = 0.92
 	unseenExactFloor = 0.76
-	blindExactFloor  = 0.78
+	blindExactFloor  = 0.82
 )
 
 // partOf names the part of the set a top-level folder belongs to.
@@ -39,6 +39,8 @@ var partOf = map[string]string{
 	"fresh21": "unseen", "fresh22": "unseen", "fresh23": "unseen", "fresh24": "unseen",
 	"fresh25": "unseen", "fresh26": "unseen", "fresh27": "unseen", "fresh28": "unseen",
 	"fresh29": "unseen", "fresh30": "unseen", "fresh31": "unseen", "fresh32": "unseen", "fresh33": "unseen",
+	"fresh34": "unseen", "fresh35": "unseen", "fresh36": "unseen", "fresh37": "unseen", "fresh38": "unseen",
+	"fresh39": "unseen",
 	"fresh15": "blind", "fresh16": "blind",
 }
 
