@@ -40,7 +40,8 @@ var partOf = map[string]string{
 	"fresh25": "unseen", "fresh26": "unseen", "fresh27": "unseen", "fresh28": "unseen",
 	"fresh29": "unseen", "fresh30": "unseen", "fresh31": "unseen", "fresh32": "unseen", "fresh33": "unseen",
 	"fresh34": "unseen", "fresh35": "unseen", "fresh36": "unseen", "fresh37": "unseen", "fresh38": "unseen",
-	"fresh39": "unseen",
+	"fresh39": "unseen", "fresh40": "unseen", "fresh41": "unseen", "fresh42": "unseen", "fresh43": "unseen",
+	"fresh44": "unseen", "fresh45": "unseen", "fresh46": "unseen", "fresh47": "unseen",
 	"fresh15": "blind", "fresh16": "blind",
 }
 
