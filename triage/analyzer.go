@@ -126,6 +126,9 @@ type evidence struct {
 	// most suspicious until a finding of its own (see strongRuleWeight)
 	// says otherwise.
 	unwantedOnly bool
+	// intelMalicious is set when threat intelligence rated an indicator of
+	// the alert malicious: the wording alone never closes such an alert.
+	intelMalicious bool
 }
 
 func (ev *evidence) add(weight float64, format string, args ...any) {

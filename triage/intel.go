@@ -57,6 +57,7 @@ func addIntelSignals(ev *evidence, reps []Reputation) bool {
 		w := intelMaliciousFloor + (intelMaliciousCeiling-intelMaliciousFloor)*span
 		w = math.Min(intelMaliciousCap, w+intelExtraWeight*float64(len(malicious)-1))
 		ev.add(round2(w), "threat intelligence rates %s", describeReputations(malicious))
+		ev.intelMalicious = true
 	}
 	if len(suspicious) > 0 {
 		w := math.Min(intelSuspiciousCap, intelSuspiciousWeight+intelExtraWeight*float64(len(suspicious)-1))

@@ -82,7 +82,8 @@ func readWords(m *WordModel, inc Incident, against int) (WordReading, bool) {
 // move a verdict the wording clearly contradicts by one step, within
 // limits: the words never turn malicious into benign or back, never make
 // an alert malicious unless the rules found it at least suspicious, never
-// move a verdict the rules settled (see settledScore), and the guards
+// move a verdict the rules settled (see settledScore), never close an
+// alert threat intelligence rated malicious, and the guards
 // still keep a critical alert with a real red flag, or one whose
 // processes did something hostile, out of the benign class.
 func weighWords(m *WordModel, kind string, a Analysis, inc Incident, f Fields) Analysis {
@@ -100,7 +101,7 @@ func weighWords(m *WordModel, kind string, a Analysis, inc Incident, f Fields) A
 	}
 	top := argmax(weighed)
 	to := guardBehaviour(f, a.trail, guardCritical(f, a.trail, wordStep(from, wordClasses[top])))
-	if settled(from, a.trail.score()) {
+	if settled(from, a.trail.score()) || to == ClassBenign && a.trail.intelMalicious {
 		to = from
 	}
 
