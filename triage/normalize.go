@@ -297,6 +297,8 @@ func readAlert(d *doc) AlertFields {
 	}
 	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
 		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || a.TestFile
+	a.SimulationInfrastructure = simulationInfrastructure(d)
+	a.SecurityTesting = a.SecurityTesting || a.SimulationInfrastructure
 	a.CorrelatedUserAction = correlatedUserAction(d)
 	seen := map[string]bool{}
 	for _, s := range d.strs("mitretechniques", "techniqueid", "techniques", "attacktechniques", "mitreattack") {

@@ -42,6 +42,11 @@ type AlertFields struct {
 	// SecurityTesting is set when the vendor or payload says the activity
 	// was an authorised test (red team, simulation, EICAR).
 	SecurityTesting bool `expr:"security_testing" json:"security_testing,omitempty"`
+	// SimulationInfrastructure is set when the mail came through an
+	// awareness platform's published sending addresses or envelope
+	// domain, or the route the mail admins built for simulations: facts
+	// the receiving gateway records, which the lure's sender cannot write.
+	SimulationInfrastructure bool `expr:"simulation_infrastructure" json:"simulation_infrastructure,omitempty"`
 	// TestFile is set when the payload names the anti-virus test file
 	// (EICAR) by one of its published hashes.
 	TestFile bool `expr:"test_file" json:"test_file,omitempty"`

@@ -1,6 +1,9 @@
 package triage
 
-import "strings"
+import (
+	"net/netip"
+	"strings"
+)
 
 // Awareness platforms (KnowBe4, Cofense PhishMe, Proofpoint ThreatSim,
 // Gophish, Hoxhunt, Microsoft's attack simulation) stamp their mail with a
@@ -52,6 +55,81 @@ func reportedAsSimulation(d *doc) bool {
 func hasAnyPrefix(s string, prefixes []string) bool {
 	for _, p := range prefixes {
 		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// simulationSendingRanges are the addresses KnowBe4 publishes for its
+// simulated phishing mail, the most deployed awareness platform; its
+// customers allow-list them.
+var simulationSendingRanges = mustPrefixes("147.160.167.0/26", "23.21.109.197/32", "23.21.109.212/32")
+
+// simulationSendingDomains are the registrable domains of simulation
+// platforms' own mail servers, as they appear in the envelope sender,
+// return path or HELO name (never the From header a lure forges).
+var simulationSendingDomains = setOf("knowbe4.com")
+
+// senderAddressKeys name where mail products file the connecting server's
+// address.
+var senderAddressKeys = []string{"senderip", "senderipaddress", "senderipv4", "senderipv6", "connectingip", "clientip", "sourceip", "originatingip", "smtpclientip"}
+
+// envelopeKeys name where mail products file the envelope sender, return
+// path and HELO name.
+var envelopeKeys = []string{"returnpath", "envelopefrom", "envelopesender", "mailfrom", "smtpmailfrom", "p1sender", "sendermailfromaddress", "helo", "senderhostname"}
+
+// routeKeys name where gateways file the admin-built policy route or
+// mail-flow rule that handled a message.
+var routeKeys = []string{"policyroutes", "policyroute", "routes", "deliveryroute", "transportrule", "transportrules", "mailflowrule", "mailflowrules", "appliedrules"}
+
+// simulationInfrastructure reports mail that came through a simulation
+// platform's own sending infrastructure, or through the route the
+// organisation's mail admins built for its simulations: facts the
+// receiving gateway records, not headers (X-Mailer, Message-ID, From) the
+// sender writes.
+func simulationInfrastructure(d *doc) bool {
+	for _, s := range d.scalarStrs(senderAddressKeys...) {
+		if addr, err := netip.ParseAddr(strings.TrimSpace(s)); err == nil && inPrefixes(addr, simulationSendingRanges) {
+			return true
+		}
+	}
+	// The envelope sender is the sender's to write; it counts only where
+	// SPF did not fail it.
+	spf := normKey(lowerJoin(d.scalarStrs("spf", "spfresult", "spfverdict", "spfstatus")))
+	for _, s := range d.scalarStrs(envelopeKeys...) {
+		if strings.Contains(spf, "fail") {
+			break
+		}
+		host := strings.ToLower(strings.TrimSpace(s))
+		if _, domain, ok := cleanEmail(host); ok {
+			host = domain
+		}
+		if simulationSendingDomains[registrableDomain(strings.Trim(host, "<>"))] {
+			return true
+		}
+	}
+	for _, s := range d.scalarStrs(routeKeys...) {
+		if containsAnyTerm(normKey(s), "phishsim", "phishtest", "phishingsimulation", "knowbe4", "psat") {
+			return true
+		}
+	}
+	return false
+}
+
+// mustPrefixes parses CIDR prefixes written in the source.
+func mustPrefixes(cidrs ...string) []netip.Prefix {
+	out := make([]netip.Prefix, len(cidrs))
+	for i, c := range cidrs {
+		out[i] = netip.MustParsePrefix(c)
+	}
+	return out
+}
+
+// inPrefixes reports whether addr lies in one of prefixes.
+func inPrefixes(addr netip.Addr, prefixes []netip.Prefix) bool {
+	for _, p := range prefixes {
+		if p.Contains(addr.Unmap()) {
 			return true
 		}
 	}
