@@ -1,47 +1,30 @@
 package triage
 
-import (
-	"maps"
-	"testing"
-)
+import "testing"
 
 // Backup software rotating its own snapshots sets off ransomware
 // heuristics; an alert on it is closed. The same command wiping every
 // copy, the same rotation from a program in a user's folder, or one that
 // left a ransom note is not.
 func TestBackupSoftwareRotatingItsSnapshotsIsClosed(t *testing.T) {
-	alert := func(extra map[string]any) map[string]any {
-		raw := map[string]any{
-			"detection": "Ransomware behaviour: volume shadow copy deletion",
-			"severity":  "high",
-			"hostname":  "BKP-01",
-			"username":  `CORP\svc-backup`,
-			"cmdline":   `vssadmin.exe delete shadows /for=E: /oldest /quiet`,
-			"process":   map[string]any{"name": "vssadmin.exe", "path": `C:\Windows\System32\vssadmin.exe`},
-			"parent":    map[string]any{"name": "veeam.backup.manager.exe", "path": `C:\Program Files\Veeam\Backup and Replication\Backup\Veeam.Backup.Manager.exe`},
-		}
-		maps.Copy(raw, extra)
-		return raw
+	base := map[string]any{
+		"detection": "Ransomware behaviour: volume shadow copy deletion",
+		"severity":  "high",
+		"hostname":  "BKP-01",
+		"username":  `CORP\svc-backup`,
+		"cmdline":   `vssadmin.exe delete shadows /for=E: /oldest /quiet`,
+		"process":   map[string]any{"name": "vssadmin.exe", "path": `C:\Windows\System32\vssadmin.exe`},
+		"parent":    map[string]any{"name": "veeam.backup.manager.exe", "path": `C:\Program Files\Veeam\Backup and Replication\Backup\Veeam.Backup.Manager.exe`},
 	}
-	tests := []struct {
-		name string
-		raw  map[string]any
-		// benign says whether the alert may be closed.
-		benign bool
-	}{
+	alert := func(extra map[string]any) map[string]any { return withFields(base, extra) }
+	checkClosed(t, "malware", []closeCase{
 		{"oldest copy rotated by the backup server", alert(nil), true},
 		{"named copy removed by the backup agent", alert(map[string]any{"cmdline": `vssadmin delete shadows /shadow={7f3a2c91-4b6e-4d18-9a0c-2e5f1b7d8c43} /quiet`}), true},
 		{"every copy deleted", alert(map[string]any{"cmdline": `vssadmin.exe delete shadows /all /quiet`}), false},
 		{"rotation plus recovery turned off", alert(map[string]any{"cmdline": `vssadmin delete shadows /oldest /quiet & bcdedit /set {default} recoveryenabled no`}), false},
 		{"launcher in a user's folder", alert(map[string]any{"parent": map[string]any{"name": "veeam.exe", "path": `C:\Users\j.doe\AppData\Local\Temp\veeam.exe`}}), false},
 		{"ransom note left", alert(map[string]any{"files": `E:\Shares\HOW_TO_DECRYPT.txt written to 412 folders`}), false},
-	}
-	for _, tt := range tests {
-		a := analyze(t, Incident{IncidentType: "malware", Severity: "high", RawData: tt.raw})
-		if got := a.Verdict.Classification == ClassBenign; got != tt.benign {
-			t.Errorf("%s: %s, want benign=%v (%s)", tt.name, a.Verdict.Classification, tt.benign, a.Verdict.Reasoning)
-		}
-	}
+	})
 	f := normalize(Incident{IncidentType: "malware", RawData: alert(map[string]any{"indicators": "none (no bcdedit, wbadmin, mass file rename or service stops)"})}, Indicators{})
 	if f.Endpoint.Context.BackupSoftware != "veeam" || f.Endpoint.ShadowDelete || f.Endpoint.MassRename {
 		t.Errorf("backup %q, shadow delete %v, mass rename %v; want veeam, a rotation and no renames (the alert says there were none)",

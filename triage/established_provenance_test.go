@@ -1,9 +1,6 @@
 package triage
 
-import (
-	"maps"
-	"testing"
-)
+import "testing"
 
 // An endpoint alert on the organisation's own routine (a recurring job
 // with a history, software its management tool deployed) is closed; the
@@ -18,15 +15,13 @@ func TestEstablishedProvenanceClosesTheOrganisationsOwnRoutine(t *testing.T) {
 		}
 	}
 	deployed := func(extra map[string]any) map[string]any {
-		raw := map[string]any{
+		return withFields(map[string]any{
 			"detection":            "Process captures keyboard input",
 			"process":              map[string]any{"name": "dictate.exe", "path": `C:\ProgramData\Dictate\dictate.exe`, "user": "corp\\r.ahmed"},
 			"signature":            map[string]any{"signed": true, "valid": true, "signer": "Dictate Software Ltd"},
 			"install_record":       map[string]any{"deployed_by": "Microsoft Intune (required app assignment)"},
 			"hosts_with_same_hash": 41,
-		}
-		maps.Copy(raw, extra)
-		return raw
+		}, extra)
 	}
 	tests := []struct {
 		name  string

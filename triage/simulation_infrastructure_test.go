@@ -1,31 +1,21 @@
 package triage
 
-import (
-	"maps"
-	"testing"
-)
+import "testing"
 
 // Mail from an awareness platform's published sending range, its
 // envelope domain or the admins' simulation route is a sanctioned test
 // and is closed, however phishy the lure; the same lure without that
 // infrastructure, or with only headers the sender writes, is not.
 func TestPhishingSimulationInfrastructureClosesTheLure(t *testing.T) {
-	lure := func(extra map[string]any) map[string]any {
-		raw := map[string]any{
-			"classification": "phish",
-			"threatsInfoMap": []any{map[string]any{"classification": "phish", "threat": "https://mailbox-quota-alerts.com/k7/login", "threatStatus": "active"}},
-			"fromAddress":    []any{"it-helpdesk@mailbox-quota-alerts.com"},
-			"subject":        "Action required: your mailbox is 98% full",
-			"recipient":      []any{"a.user@contoso.com"},
-		}
-		maps.Copy(raw, extra)
-		return raw
+	base := map[string]any{
+		"classification": "phish",
+		"threatsInfoMap": []any{map[string]any{"classification": "phish", "threat": "https://mailbox-quota-alerts.com/k7/login", "threatStatus": "active"}},
+		"fromAddress":    []any{"it-helpdesk@mailbox-quota-alerts.com"},
+		"subject":        "Action required: your mailbox is 98% full",
+		"recipient":      []any{"a.user@contoso.com"},
 	}
-	tests := []struct {
-		name   string
-		raw    map[string]any
-		benign bool
-	}{
+	lure := func(extra map[string]any) map[string]any { return withFields(base, extra) }
+	tests := []closeCase{
 		{"published sending address", lure(map[string]any{"senderIP": "147.160.167.14"}), true},
 		{"simulation policy route", lure(map[string]any{"policyRoutes": []any{"default_inbound", "knowbe4_phishsim_allow"}}), true},
 		{"envelope on the platform's domain", lure(map[string]any{"returnPath": "bounce-4471@psm.knowbe4.com"}), true},
@@ -38,9 +28,6 @@ func TestPhishingSimulationInfrastructureClosesTheLure(t *testing.T) {
 		if f.Alert.SimulationInfrastructure != tt.benign {
 			t.Errorf("%s: simulation infrastructure %v, want %v", tt.name, f.Alert.SimulationInfrastructure, tt.benign)
 		}
-		a := analyze(t, Incident{IncidentType: "phishing", Severity: "high", RawData: tt.raw})
-		if got := a.Verdict.Classification == ClassBenign; got != tt.benign {
-			t.Errorf("%s: %s, want benign=%v (%s)", tt.name, a.Verdict.Classification, tt.benign, a.Verdict.Reasoning)
-		}
 	}
+	checkClosed(t, "phishing", tests)
 }

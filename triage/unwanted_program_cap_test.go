@@ -1,28 +1,21 @@
 package triage
 
-import (
-	"maps"
-	"testing"
-)
+import "testing"
 
 // An alert whose only detection is a potentially unwanted program stays
 // suspicious when weaker rule findings pile up (unsigned, run from the
 // user's folder, a remote tool outside IT's hands); a finding of its own,
 // such as a sync tool aimed at consumer cloud storage, lifts the cap.
 func TestUnwantedProgramAloneStaysSuspicious(t *testing.T) {
-	alert := func(extra map[string]any) map[string]any {
-		raw := map[string]any{
-			"threat_name":  "PUA:Win32/RemoteAdmin",
-			"file_path":    `C:\Users\f.osei\Downloads\AnyDesk.exe`,
-			"command_line": `"C:\Users\f.osei\Downloads\AnyDesk.exe" --install "C:\Program Files (x86)\AnyDesk" --start-with-win --silent`,
-			"process_name": "anydesk.exe",
-			"signed":       false,
-			"username":     `CORP\f.osei`,
-		}
-		maps.Copy(raw, extra)
-		return raw
+	alert := map[string]any{
+		"threat_name":  "PUA:Win32/RemoteAdmin",
+		"file_path":    `C:\Users\f.osei\Downloads\AnyDesk.exe`,
+		"command_line": `"C:\Users\f.osei\Downloads\AnyDesk.exe" --install "C:\Program Files (x86)\AnyDesk" --start-with-win --silent`,
+		"process_name": "anydesk.exe",
+		"signed":       false,
+		"username":     `CORP\f.osei`,
 	}
-	a := analyze(t, Incident{IncidentType: "malware", Severity: "high", RawData: alert(nil)})
+	a := analyze(t, Incident{IncidentType: "malware", Severity: "high", RawData: alert})
 	if a.Verdict.Classification != ClassSuspicious || a.Verdict.Category != "pup" {
 		t.Errorf("unwanted program alone: %s/%s, want suspicious/pup (%s)", a.Verdict.Classification, a.Verdict.Category, a.Verdict.Reasoning)
 	}

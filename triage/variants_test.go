@@ -1,0 +1,33 @@
+package triage
+
+import (
+	"maps"
+	"testing"
+)
+
+// withFields returns a copy of base with extra's keys set over it: one
+// alert and its variants in a table test.
+func withFields(base, extra map[string]any) map[string]any {
+	raw := maps.Clone(base)
+	maps.Copy(raw, extra)
+	return raw
+}
+
+// closeCase is a variant of an alert and whether triage may close it.
+type closeCase struct {
+	name   string
+	raw    map[string]any
+	benign bool
+}
+
+// checkClosed analyzes each case as an incident of incidentType at high
+// severity and checks that exactly the benign ones are closed.
+func checkClosed(t *testing.T, incidentType string, cases []closeCase) {
+	t.Helper()
+	for _, tc := range cases {
+		a := analyze(t, Incident{IncidentType: incidentType, Severity: "high", RawData: tc.raw})
+		if got := a.Verdict.Classification == ClassBenign; got != tc.benign {
+			t.Errorf("%s: %s, want benign=%v (%s)", tc.name, a.Verdict.Classification, tc.benign, a.Verdict.Reasoning)
+		}
+	}
+}
