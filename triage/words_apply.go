@@ -15,8 +15,9 @@ import (
 var builtinWordFile string
 
 // BuiltinWordModel returns the word model the rule analyzer weighs verdicts
-// with, parsed on first use (about 1.5 ms and 1.3 MB, which only processes
-// that triage need to pay). Callers must not modify it.
+// with, parsed on first use: its 8,261 terms (counted on 2,497 labelled
+// alerts) take a few milliseconds and about 1 MB, which only processes
+// that triage need to pay. Callers must not modify it.
 var BuiltinWordModel = sync.OnceValue(func() *WordModel {
 	m, err := ReadWordModel(strings.NewReader(builtinWordFile))
 	if err != nil {
