@@ -84,7 +84,7 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	f.BrowserParent = firstSubstring(f.Parent, browsers) != ""
 	f.AdminTool = firstSubstring(f.Process+" "+f.Parent+" "+f.CommandLine+" "+strings.ToLower(f.FilePath), adminTools) != ""
 	f.Encoded = encodedPowerShell(all) != "" || containsAnyTerm(f.CommandLine, "-enc ", "frombase64string", "[char]", "iex(", "iex (", "invoke-expression", "^p^o^w", "-w hidden", "-windowstyle hidden")
-	f.ShadowDelete = shadowCopyDeletion(d.text) != "" && !scopedShadowDeletion(d.text)
+	_, f.ShadowDelete = shadowCopyDeletion(d.text)
 	f.CredentialDump = lsassAccess(d.text)
 	if n, ok := d.number("filesrenamed", "renamedfiles", "filesencrypted", "encryptedfiles", "modifiedfiles", "filesmodified"); ok && n >= 100 {
 		f.MassRename = true

@@ -76,8 +76,7 @@ func backupSoftware(d *doc, p processFacts, f *EndpointFields) string {
 		chain = append(chain, f.Signer)
 	}
 	for _, s := range chain {
-		s = strings.ToLower(s)
-		if product := firstMarker(s, backupProducts); product != "" && userWritablePath([]string{s}, "") == "" {
+		if product := firstMarker(strings.ToLower(s), backupProducts); product != "" && !writable(s) {
 			return product
 		}
 	}
