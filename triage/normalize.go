@@ -33,6 +33,7 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	switch fieldFamily(f.Shape, inc.IncidentType) {
 	case "email":
 		f.Email = readEmailFields(d, ind)
+		f.Alert.SecurityTesting = f.Alert.SecurityTesting || f.Email.SimulationInfrastructure
 	case "endpoint":
 		f.Endpoint = readEndpointFields(d, ind)
 	case "identity":
@@ -297,8 +298,6 @@ func readAlert(d *doc) AlertFields {
 	}
 	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
 		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || a.TestFile
-	a.SimulationInfrastructure = simulationInfrastructure(d)
-	a.SecurityTesting = a.SecurityTesting || a.SimulationInfrastructure
 	a.CorrelatedUserAction = correlatedUserAction(d)
 	seen := map[string]bool{}
 	for _, s := range d.strs("mitretechniques", "techniqueid", "techniques", "attacktechniques", "mitreattack") {

@@ -38,6 +38,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.SPF, f.DKIM, f.DMARC = m.auth["spf"], m.auth["dkim"], m.auth["dmarc"]
 	f.AuthAligned = authAligned(m.auth)
 	f.AuthFailed = f.DMARC == "fail" || f.SPF == "fail" && f.DKIM != "pass" || m.auth["compauth"] == "fail"
+	f.SimulationInfrastructure = simulationInfrastructure(d, f.SPF)
 	if dir := normKey(d.str("emaildirection", "direction", "antispamdirection", "directionality")); dir == "intraorg" || dir == "internal" {
 		f.Internal = true
 	}

@@ -42,11 +42,6 @@ type AlertFields struct {
 	// SecurityTesting is set when the vendor or payload says the activity
 	// was an authorised test (red team, simulation, EICAR).
 	SecurityTesting bool `expr:"security_testing" json:"security_testing,omitempty"`
-	// SimulationInfrastructure is set when the mail came through an
-	// awareness platform's published sending addresses or envelope
-	// domain, or the route the mail admins built for simulations: facts
-	// the receiving gateway records, which the lure's sender cannot write.
-	SimulationInfrastructure bool `expr:"simulation_infrastructure" json:"simulation_infrastructure,omitempty"`
 	// TestFile is set when the payload names the anti-virus test file
 	// (EICAR) by one of its published hashes.
 	TestFile bool `expr:"test_file" json:"test_file,omitempty"`
@@ -211,6 +206,12 @@ type EmailFields struct {
 	// FreeMail is set for consumer mailbox providers, where anyone can
 	// hold an address that authenticates perfectly.
 	FreeMail bool `expr:"free_mail" json:"free_mail,omitempty"`
+	// SimulationInfrastructure is set when the mail came through an
+	// awareness platform's published sending addresses or envelope
+	// domain, or the route the mail admins built for simulations: facts
+	// the receiving gateway records, which the lure's sender cannot write.
+	// It makes the alert a security test (AlertFields.SecurityTesting).
+	SimulationInfrastructure bool `expr:"simulation_infrastructure" json:"simulation_infrastructure,omitempty"`
 	// PaymentLure is set when the message or the alert about it asks for
 	// gift cards, a wire or new bank details: the business e-mail
 	// compromise request itself.

@@ -87,26 +87,24 @@ var routeKeys = []string{"policyroutes", "policyroute", "routes", "deliveryroute
 // platform's own sending infrastructure, or through the route the
 // organisation's mail admins built for its simulations: facts the
 // receiving gateway records, not headers (X-Mailer, Message-ID, From) the
-// sender writes.
-func simulationInfrastructure(d *doc) bool {
+// sender writes. The envelope sender is the sender's to write too, so it
+// counts only where SPF (spf, as the e-mail reader parsed it) did not
+// fail it.
+func simulationInfrastructure(d *doc, spf string) bool {
 	for _, s := range d.scalarStrs(senderAddressKeys...) {
 		if addr, err := netip.ParseAddr(strings.TrimSpace(s)); err == nil && inPrefixes(addr, simulationSendingRanges) {
 			return true
 		}
 	}
-	// The envelope sender is the sender's to write; it counts only where
-	// SPF did not fail it.
-	spf := normKey(lowerJoin(d.scalarStrs("spf", "spfresult", "spfverdict", "spfstatus")))
-	for _, s := range d.scalarStrs(envelopeKeys...) {
-		if strings.Contains(spf, "fail") {
-			break
-		}
-		host := strings.ToLower(strings.TrimSpace(s))
-		if _, domain, ok := cleanEmail(host); ok {
-			host = domain
-		}
-		if simulationSendingDomains[registrableDomain(strings.Trim(host, "<>"))] {
-			return true
+	if !strings.Contains(spf, "fail") {
+		for _, s := range d.scalarStrs(envelopeKeys...) {
+			host := strings.ToLower(strings.TrimSpace(s))
+			if _, domain, ok := cleanEmail(host); ok {
+				host = domain
+			}
+			if simulationSendingDomains[registrableDomain(strings.Trim(host, "<>"))] {
+				return true
+			}
 		}
 	}
 	for _, s := range d.scalarStrs(routeKeys...) {

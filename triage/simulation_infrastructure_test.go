@@ -25,9 +25,18 @@ func TestPhishingSimulationInfrastructureClosesTheLure(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := normalize(Incident{IncidentType: "phishing", RawData: tt.raw}, Indicators{})
-		if f.Alert.SimulationInfrastructure != tt.benign {
-			t.Errorf("%s: simulation infrastructure %v, want %v", tt.name, f.Alert.SimulationInfrastructure, tt.benign)
+		if f.Email.SimulationInfrastructure != tt.benign {
+			t.Errorf("%s: simulation infrastructure %v, want %v", tt.name, f.Email.SimulationInfrastructure, tt.benign)
 		}
 	}
 	checkClosed(t, "phishing", tests)
+}
+
+// The sending ranges describe mail: a sign-in from the same address is not
+// a security test.
+func TestSimulationRangeMarksOnlyMail(t *testing.T) {
+	signIn := map[string]any{"userPrincipalName": "a.user@contoso.com", "ipAddress": "147.160.167.14", "clientIP": "147.160.167.14", "status": map[string]any{"errorCode": 0}}
+	if f := normalize(Incident{IncidentType: "suspicious_login", RawData: signIn}, Indicators{}); f.Alert.SecurityTesting {
+		t.Errorf("a sign-in from a simulation platform's mail range was read as a security test: %+v", f.Alert)
+	}
 }
