@@ -49,7 +49,7 @@ var positiveResultKeys = []struct{ key, source string }{
 // detection engine itself ("engine").
 func vendorVerdict(d *doc) (verdict, source string) {
 	for _, name := range verdictKeys {
-		raw := d.str(name)
+		raw := d.conclusion(name)
 		if v := vendorVerdictOf(raw); v != "" {
 			return v, verdictSource(name, raw)
 		}
@@ -60,6 +60,42 @@ func vendorVerdict(d *doc) (verdict, source string) {
 		}
 	}
 	return "", ""
+}
+
+// conclusion is the first stated value under name that speaks for the
+// alert: a benign reputation of one of its artifacts
+// ("file_wildfire_verdict": "BENIGN" on the signed program a loader
+// hijacked) or of a parent process is that file's, not the product
+// clearing the alert.
+func (d *doc) conclusion(name string) string {
+	for _, e := range d.entries {
+		if e.key != name {
+			continue
+		}
+		for _, raw := range appendLeafStrings(nil, e.val, 0) {
+			if raw = strings.TrimSpace(raw); raw == "" {
+				continue
+			}
+			if vendorVerdictOf(raw) == "false_positive" && artifactScope(e.scope) {
+				break
+			}
+			return raw
+		}
+	}
+	return ""
+}
+
+// artifactScope reports whether scope, an entry's path, sits on one of the
+// alert's artifacts or on a parent process rather than on what the alert
+// is about. An e-mail's attachment or an endpoint alert's own file is the
+// subject, so its clean verdict stays the product's word on the alert.
+func artifactScope(scope string) bool {
+	for _, seg := range strings.Split(scope, ".") {
+		if strings.Contains(seg, "artifact") || strings.HasPrefix(seg, "parent") {
+			return true
+		}
+	}
+	return false
 }
 
 // verdictSource names where a conclusion read under key came from. A

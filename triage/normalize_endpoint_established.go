@@ -68,19 +68,25 @@ var backupProducts = [][2]string{
 // backupSoftware names the backup product whose program is the alert's
 // process or in its launch chain (by path, name, command line or the
 // process's signer), or "". A program of that name in a user-writable
-// folder does not count: anyone can put a file there.
+// folder anywhere in the chain rules it out, whatever else names the
+// product: anyone can put a file there, and call it what they like.
 func backupSoftware(d *doc, p processFacts, f *EndpointFields) string {
 	chain := []string{p.Path, p.Name, p.ParentPath, p.ParentName, p.ParentCommandLine, p.GrandparentName, p.ParentNames}
 	chain = append(chain, d.strs("originatorprocess", "grandparentpath", "parentfilepath", "initiatingprocessparentfilename", "initiatingprocessfolderpath")...)
 	if f.Signed && !f.SignatureBad {
 		chain = append(chain, f.Signer)
 	}
+	named := ""
 	for _, s := range chain {
-		if product := firstMarker(strings.ToLower(s), backupProducts); product != "" && !writable(s) {
-			return product
+		product := firstMarker(strings.ToLower(s), backupProducts)
+		switch {
+		case product != "" && writable(s):
+			return ""
+		case named == "":
+			named = product
 		}
 	}
-	return ""
+	return named
 }
 
 // orgDeployment names the management tool that installed the alert's

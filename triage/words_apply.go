@@ -15,7 +15,7 @@ import (
 var builtinWordFile string
 
 // BuiltinWordModel returns the word model the rule analyzer weighs verdicts
-// with, parsed on first use: its 8,261 terms (counted on 2,497 labelled
+// with, parsed on first use: its 8,261 terms (counted on 2,498 labelled
 // alerts) take a few milliseconds and about 1 MB, which only processes
 // that triage need to pay. Callers must not modify it.
 var BuiltinWordModel = sync.OnceValue(func() *WordModel {
@@ -83,7 +83,7 @@ func readWords(m *WordModel, inc Incident, against int) (WordReading, bool) {
 // move a verdict the wording clearly contradicts by one step, within
 // limits: the words never turn malicious into benign or back, never make
 // an alert malicious unless the rules found it at least suspicious, never
-// move a verdict the rules settled (see settledScore), never close an
+// move a verdict the rules settled (see settled), never close an
 // alert threat intelligence rated malicious, and the guards
 // still keep a critical alert with a real red flag, or one whose
 // processes did something hostile, out of the benign class.
@@ -102,7 +102,7 @@ func weighWords(m *WordModel, kind string, a Analysis, inc Incident, f Fields) A
 	}
 	top := argmax(weighed)
 	to := guardBehaviour(f, a.trail, guardCritical(f, a.trail, wordStep(from, wordClasses[top])))
-	if settled(from, a.trail.score()) || to == ClassBenign && a.trail.intelMalicious {
+	if settled(from, a.trail.score(), a.trail.resolved) || to == ClassBenign && a.trail.intelMalicious {
 		to = from
 	}
 
@@ -135,9 +135,14 @@ func weighWords(m *WordModel, kind string, a Analysis, inc Incident, f Fields) A
 // were right on 2.
 const settledScore = 1.0
 
-// settled reports a verdict the words do not move (see settledScore).
-func settled(class string, score float64) bool {
-	return class == ClassMalicious && score >= settledScore || class == ClassBenign && score <= -settledScore
+// settled reports a verdict the words do not move: one beyond
+// settledScore, or a benign verdict a resolving rule reached (see
+// Rule.Resolves). Such a rule judged the red flags themselves, and the
+// wording of a simulation's lure or a sanctioned tool's detection reads
+// hostile by design: measured with models that never saw the folder
+// scored, the words had reopened 18 such verdicts and were right on 2.
+func settled(class string, score float64, resolved bool) bool {
+	return class == ClassMalicious && score >= settledScore || class == ClassBenign && (score <= -settledScore || resolved)
 }
 
 // wordStep limits how far the words move the rules' verdict: one step at

@@ -195,16 +195,32 @@ func TestWordsDoNotMoveASettledVerdict(t *testing.T) {
 		t.Fatalf("classification = %s, want malicious with the benign reading reported: %s", a.Verdict.Classification, a.Verdict.Reasoning)
 	}
 	for _, tc := range []struct {
-		class string
-		score float64
-		want  bool
+		class    string
+		score    float64
+		resolved bool
+		want     bool
 	}{
-		{ClassMalicious, 1.0, true}, {ClassMalicious, 0.95, false}, {ClassBenign, -1.0, true},
-		{ClassBenign, -0.5, false}, {ClassSuspicious, 1.2, false}, {ClassUnknown, 0, false},
+		{ClassMalicious, 1.0, false, true}, {ClassMalicious, 0.95, false, false}, {ClassBenign, -1.0, false, true},
+		{ClassBenign, -0.5, false, false}, {ClassBenign, -0.2, true, true}, {ClassSuspicious, 1.2, true, false},
+		{ClassUnknown, 0, true, false}, {ClassMalicious, 0.6, true, false},
 	} {
-		if got := settled(tc.class, tc.score); got != tc.want {
-			t.Errorf("settled(%s, %.2f) = %v, want %v", tc.class, tc.score, got, tc.want)
+		if got := settled(tc.class, tc.score, tc.resolved); got != tc.want {
+			t.Errorf("settled(%s, %.2f, resolved %v) = %v, want %v", tc.class, tc.score, tc.resolved, got, tc.want)
 		}
+	}
+}
+
+// A benign verdict a resolving rule reached (the product or an analyst
+// closed the alert as an authorised test) judged the red flags themselves,
+// so hostile wording, which a test's lure or tool carries by design, does
+// not reopen it.
+func TestWordsDoNotReopenAResolvedAlert(t *testing.T) {
+	m := toyModel(t)
+	inc := toyAlert("high", hostileWords)
+	inc.RawData["determination"] = "SecurityTesting"
+	a := analyzeWith(t, m, inc)
+	if a.Verdict.Classification != ClassBenign || !strings.Contains(a.Verdict.Reasoning, "the wording reads clearly malicious") {
+		t.Fatalf("classification = %s, want benign with the malicious reading reported: %s", a.Verdict.Classification, a.Verdict.Reasoning)
 	}
 }
 
