@@ -308,6 +308,7 @@ func readAlert(d *doc) AlertFields {
 		}
 	}
 	sort.Strings(a.Techniques)
+	a.DirectorySync = directorySyncReplication(a, d.text)
 	return a
 }
 

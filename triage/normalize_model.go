@@ -42,6 +42,10 @@ type AlertFields struct {
 	// SecurityTesting is set when the vendor or payload says the activity
 	// was an authorised test (red team, simulation, EICAR).
 	SecurityTesting bool `expr:"security_testing" json:"security_testing,omitempty"`
+	// DirectorySync is set when a replication alert is Entra Connect's own
+	// password-hash sync: its connector account on its server, krbtgt not
+	// asked for (see directorySyncReplication).
+	DirectorySync bool `expr:"directory_sync" json:"directory_sync,omitempty"`
 	// TestFile is set when the payload names the anti-virus test file
 	// (EICAR) by one of its published hashes.
 	TestFile bool `expr:"test_file" json:"test_file,omitempty"`

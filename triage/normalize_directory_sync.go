@@ -1,0 +1,46 @@
+package triage
+
+import (
+	"regexp"
+	"slices"
+)
+
+// Entra Connect (formerly Azure AD Connect) synchronises password hashes
+// to the cloud by replicating them from a domain controller under its own
+// connector account, MSOL_<installation id>, from its own server. Identity
+// detectors report that as a DCSync until they learn the server, which is
+// why Microsoft's guidance on the alert is to check for exactly this.
+
+var (
+	// syncConnectorAccount is the connector account Entra Connect creates,
+	// by name or by the description it gives the account.
+	syncConnectorAccount = regexp.MustCompile(`\bmsol_[0-9a-f]{6,}\b|on-premises directory synchronization service account|account created by microsoft azure active directory connect`)
+	// syncServer is the synchronisation service's process, its install
+	// folder, or a server named for the role (AZADCONNECT01, ENTRACON-02,
+	// nw-aadc02). "aadc" is all hex digits, so it must open a name or a
+	// part of one after a hyphen, not sit inside an identifier.
+	syncServer = regexp.MustCompile(`\bmiiserver\.exe\b|microsoft azure ad sync\b|adconnect|ad-connect|entracon|aad-?sync|(^|[^a-z0-9])([a-z0-9]+-)*aadc`)
+	// replicationAlert is a detection of directory replication by its
+	// wording.
+	replicationAlert = regexp.MustCompile(`dcsync|replicat|getncchanges|drsuapi`)
+	// krbtgtRequested is the forging key asked for; password-hash sync
+	// never needs it.
+	krbtgtRequested = regexp.MustCompile(`\bkrbtgt\b`)
+	krbtgtDenied    = regexp.MustCompile(`\bkrbtgt\b[^.;,]{0,20}\bnot\b|\bno(t)? [a-z ]{0,20}\bkrbtgt\b`)
+)
+
+// directorySyncReplication reports a replication alert (by a's title,
+// description or technique) that is Entra Connect's own password-hash
+// sync: the payload's text names the connector account and places the
+// requests on the synchronisation server, and krbtgt's secret was not
+// among those asked for. The same account used from any other machine,
+// or asking for krbtgt, stays an attack.
+func directorySyncReplication(a AlertFields, text string) bool {
+	if !replicationAlert.MatchString(a.Text) && !slices.Contains(a.Techniques, "T1003.006") {
+		return false
+	}
+	if !syncConnectorAccount.MatchString(text) || !syncServer.MatchString(text) {
+		return false
+	}
+	return !krbtgtRequested.MatchString(text) || krbtgtDenied.MatchString(text)
+}
