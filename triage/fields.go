@@ -421,14 +421,26 @@ func truncate(s string, n int) string {
 }
 
 // namedParameter reads a {"name": ..., "value": ...} pair, the way Google
-// Workspace audit events, Splunk and many webhooks list their details, so
-// that the detail is found under its own name like any other field.
+// Workspace audit events, Splunk and many webhooks list their details, and
+// its capitalised and key-named forms: Microsoft 365's audit log lists a
+// cmdlet's parameters as {"Name": "MoveToFolder", "Value": "RSS Feeds"},
+// and Entra ID risk detections their details as {"Key": ..., "Value": ...}.
+// The detail is then found under its own name like any other field.
 func namedParameter(m map[string]any) (string, any, bool) {
-	name, ok := m["name"].(string)
-	if !ok || name == "" || len(m) > 4 {
+	if len(m) > 4 {
 		return "", nil, false
 	}
-	for _, k := range []string{"value", "boolValue", "intValue", "multiValue", "multiStrValue"} {
+	name := ""
+	for _, k := range []string{"name", "Name", "key", "Key"} {
+		if s, ok := m[k].(string); ok && s != "" {
+			name = s
+			break
+		}
+	}
+	if name == "" {
+		return "", nil, false
+	}
+	for _, k := range []string{"value", "Value", "boolValue", "intValue", "multiValue", "multiStrValue"} {
 		v, ok := m[k]
 		if !ok {
 			continue

@@ -44,6 +44,7 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 		f.Data = readDataFields(d)
 	}
 	readInfrastructure(&f, inc.RawData, d, fieldFamily(f.Shape, inc.IncidentType))
+	f.MailRule = readMailRule(d)
 	return f, signIn
 }
 

@@ -17,19 +17,35 @@ func readForwarding(d *doc, f *EmailFields) {
 		return
 	}
 	f.Forwarding = true
+	outside, ours, consumer, known := forwardingDestinations(d, d.strs(forwardingKeys...))
+	if !known {
+		return
+	}
+	f.ForwardingConsumer = consumer
+	f.ForwardingOutside = outside > 0
+	f.ForwardingOwnService = ours > 0 && outside == 0
+	f.ChangeRecord = d.has("changeticket", "changerequest", "changenumber", "changeid") || containsAnyTerm(d.text, "change ticket", "change request", "change record")
+}
+
+// forwardingDestinations sorts the addresses in targets into the
+// organisation's own (its domains, or its tenant of a service) and outside
+// ones, and tells whether an outside one is a consumer mailbox. The
+// organisation is the mailbox owner's domain; known is false when the
+// payload names no owner, and nothing is counted then. Addresses of the
+// owner's own mailboxes are skipped.
+func forwardingDestinations(d *doc, targets []string) (outside, ours int, consumer, known bool) {
 	var own []string
 	mailboxes := map[string]bool{}
-	for _, s := range d.strs("mailboxprimaryaddress", "primaryaddress", "userprincipalname", "upn", "mailbox", "user", "actor") {
+	for _, s := range d.strs("mailboxprimaryaddress", "primaryaddress", "userprincipalname", "upn", "mailbox", "user", "actor", "userid") {
 		if addr := firstEmail(s); addr != "" {
 			mailboxes[addr] = true
 			own = append(own, registrableDomain(addr[strings.LastIndexByte(addr, '@')+1:]))
 		}
 	}
 	if len(own) == 0 {
-		return
+		return 0, 0, false, false
 	}
-	outside, ours := 0, 0
-	for _, s := range d.strs(forwardingKeys...) {
+	for _, s := range targets {
 		for _, match := range emailRe.FindAllString(s, 20) {
 			addr, domain, ok := cleanEmail(match)
 			switch {
@@ -38,13 +54,11 @@ func readForwarding(d *doc, f *EmailFields) {
 				ours++
 			default:
 				outside++
-				f.ForwardingConsumer = f.ForwardingConsumer || freeMailDomains[registrableDomain(domain)]
+				consumer = consumer || freeMailDomains[registrableDomain(domain)]
 			}
 		}
 	}
-	f.ForwardingOutside = outside > 0
-	f.ForwardingOwnService = ours > 0 && outside == 0
-	f.ChangeRecord = d.has("changeticket", "changerequest", "changenumber", "changeid") || containsAnyTerm(d.text, "change ticket", "change request", "change record")
+	return outside, ours, consumer, true
 }
 
 // organisationsOwn reports whether domain is one of the organisation's

@@ -330,20 +330,16 @@ func corporateEgress(cur *doc, netText string) bool {
 	return firstSubstring(names, corporateGateways) != ""
 }
 
-// hidingRuleActions are inbox-rule actions that keep mail from its owner's
-// eyes: moved to a folder nobody reads, deleted, marked read, forwarded.
-var hidingRuleActions = []string{"movetofolder", "deletemessage", "markasread", "forwardto", "redirectto", "forwardasattachmentto", "softdelete"}
-
 // mailboxRuleChange reports a mailbox rule or forwarding set up in the
 // alert (Graph mailbox configuration evidence, Exchange audit operations)
-// whose actions hide or divert mail: the step intruders take to keep an
+// that hides mail or sends it out: the step intruders take to keep an
 // account and hide their replies.
 func mailboxRuleChange(cur *doc) bool {
 	kinds := normKey(lowerJoin(cur.strs("configurationtype", "operation", "operationname", "activity")))
 	if !containsAnyTerm(kinds, "mailforwardingrule", "newinboxrule", "setinboxrule", "updateinboxrules", "inboxrule") {
 		return false
 	}
-	return firstSubstring(cur.compactText(), hidingRuleActions) != ""
+	return readMailRule(cur).divertsMail()
 }
 
 // scriptedAgents are user-agent prefixes of HTTP libraries and command-line

@@ -19,13 +19,17 @@ var googleSecondFactorMethods = []string{
 }
 
 // accountTamperEvents are changes an intruder makes right after getting in
-// to keep the account: second factor removed, recovery details replaced,
-// mail forwarded away.
+// to keep the account: second factor removed, recovery details replaced.
 var accountTamperEvents = []string{
 	"2svdisable", "recoveryemailedit", "recoveryphoneedit", "recoveryinfochange", "mfafactordeactivate",
-	"factordeactivate", "resetfactors", "newinboxrule", "inboxmanipulation", "forwardingrule",
-	"mailforwarding", "setforwarding",
+	"factordeactivate", "resetfactors",
 }
+
+// mailRuleEvents are the event names of a mailbox rule or forwarding set
+// up, the step intruders take to keep reading an account and hide their
+// replies. They count as tampering unless the rule itself was read and
+// neither hides mail nor sends it out (see MailRuleFields.harmless).
+var mailRuleEvents = []string{"newinboxrule", "inboxmanipulation", "forwardingrule", "mailforwarding", "setforwarding"}
 
 // privilegeGrantEvents are the event names (folded) of administrative
 // power handed out: Okta user.account.privilege.grant,
@@ -128,7 +132,7 @@ func readIdentityEvents(f *IdentityFields, cur *doc) {
 	if n, ok := cur.number("successes", "successcount"); ok && n > 0 {
 		f.Result = "success"
 	}
-	if firstSubstring(names, accountTamperEvents) != "" {
+	if firstSubstring(names, accountTamperEvents) != "" || firstSubstring(names, mailRuleEvents) != "" && !readMailRule(cur).harmless() {
 		f.AccountTamper = true
 	}
 	if firstSubstring(names, privilegeGrantEvents) != "" || cur.has("chainprivilegegrant") {

@@ -19,6 +19,7 @@ type Fields struct {
 	Data     DataFields     `expr:"data" json:"data"`
 	Network  NetworkFields  `expr:"network" json:"network"`
 	Cloud    CloudFields    `expr:"cloud" json:"cloud"`
+	MailRule MailRuleFields `expr:"mail_rule" json:"mail_rule"`
 }
 
 // AlertFields hold what every alert may carry, whatever its family.

@@ -137,12 +137,13 @@ type ruleEnv struct {
 	Data     DataFields     `expr:"data"`
 	Network  NetworkFields  `expr:"network"`
 	Cloud    CloudFields    `expr:"cloud"`
+	MailRule MailRuleFields `expr:"mail_rule"`
 
 	meter *exprbudget.Meter
 }
 
 func newRuleEnv(f Fields) ruleEnv {
-	return ruleEnv{Shape: f.Shape, Format: f.Format, Severity: f.Severity, Alert: f.Alert, Identity: f.Identity, Email: f.Email, Endpoint: f.Endpoint, Data: f.Data, Network: f.Network, Cloud: f.Cloud}
+	return ruleEnv{Shape: f.Shape, Format: f.Format, Severity: f.Severity, Alert: f.Alert, Identity: f.Identity, Email: f.Email, Endpoint: f.Endpoint, Data: f.Data, Network: f.Network, Cloud: f.Cloud, MailRule: f.MailRule}
 }
 
 func ruleMeter(env any) *exprbudget.Meter {
