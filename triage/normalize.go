@@ -45,6 +45,7 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	}
 	readInfrastructure(&f, inc.RawData, d, fieldFamily(f.Shape, inc.IncidentType))
 	f.MailRule = readMailRule(d)
+	f.Consent = readAppConsent(d)
 	return f, signIn
 }
 

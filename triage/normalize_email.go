@@ -57,7 +57,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	if f.SenderAgeDays < 0 {
 		f.SenderAgeDays = ageInDays(d.scalarStrs("senderdomainage", "domainage", "sdrageofdomain", "ageofdomain", "domainagetext"))
 	}
-	if v, ok := d.boolean("newdomain", "newlyregistereddomain", "isnewdomain", "newlyregistered", "domainnewlyregistered"); ok && v {
+	if v, ok := d.boolean("newdomain", "newlyregistereddomain", "isnewdomain", "newlyregistered", "domainnewlyregistered"); ok && v || newDomainDetection(d) {
 		f.NewDomain = true
 	}
 	if f.SenderAgeDays < 0 {
@@ -133,6 +133,9 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.SenderReputation = senderReputation(d)
 	readMessageSignals(d, m, &f)
 	readForwarding(d, &f)
+	f.ConsentLink = consentPhishLink(f.URLs, func(h string) bool {
+		return ownTenantHost(h, m.orgDomains) || sameBrandDomain(h, m.senderDomain) && f.Internal
+	})
 	if f.LaterVerdict && f.MalwareName != "" && (f.ThreatType == "" || f.ThreatType == "clean") {
 		// A later verdict naming malware overrides the clean first scan.
 		f.ThreatType = "malware"
@@ -315,4 +318,21 @@ func markInternal(m *emailMessage) {
 		orgs = append(orgs, o)
 	}
 	m.orgDomains = orgs
+}
+
+// newDomainDetectionRe is a product's detection named for a newly
+// registered sender domain ("Sender domain registered within 30 days").
+var newDomainDetectionRe = regexp.MustCompile(`\b(sender )?domain (was )?(registered|created) (within|in the last|less than) \d+ days|\bnewly[ -]registered (sender )?domain`)
+
+// newDomainDetection reports a detection the product fired, or an insight
+// it lists, that names the sender domain newly registered; one about a
+// link's domain ("Link: newly registered domain") is not the sender's.
+func newDomainDetection(d *doc) bool {
+	for _, s := range d.scalarStrs("flaggedrulesname", "rulesname", "rulename", "detectionname", "summaryinsights", "insights") {
+		low := strings.ToLower(s)
+		if newDomainDetectionRe.MatchString(low) && !containsAnyTerm(low, "link", "url") {
+			return true
+		}
+	}
+	return false
 }

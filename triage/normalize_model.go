@@ -10,16 +10,17 @@ type Fields struct {
 	// "email", "endpoint", "identity" or "" when it could not be told.
 	Shape string `expr:"shape" json:"shape"`
 	// Format names the vendor format recognised, e.g. "entra_signin".
-	Format   string         `expr:"format" json:"format"`
-	Severity int            `expr:"severity" json:"severity"` // -1 unknown, 0 info .. 4 critical
-	Alert    AlertFields    `expr:"alert" json:"alert"`
-	Identity IdentityFields `expr:"identity" json:"identity"`
-	Email    EmailFields    `expr:"email" json:"email"`
-	Endpoint EndpointFields `expr:"endpoint" json:"endpoint"`
-	Data     DataFields     `expr:"data" json:"data"`
-	Network  NetworkFields  `expr:"network" json:"network"`
-	Cloud    CloudFields    `expr:"cloud" json:"cloud"`
-	MailRule MailRuleFields `expr:"mail_rule" json:"mail_rule"`
+	Format   string           `expr:"format" json:"format"`
+	Severity int              `expr:"severity" json:"severity"` // -1 unknown, 0 info .. 4 critical
+	Alert    AlertFields      `expr:"alert" json:"alert"`
+	Identity IdentityFields   `expr:"identity" json:"identity"`
+	Email    EmailFields      `expr:"email" json:"email"`
+	Endpoint EndpointFields   `expr:"endpoint" json:"endpoint"`
+	Data     DataFields       `expr:"data" json:"data"`
+	Network  NetworkFields    `expr:"network" json:"network"`
+	Cloud    CloudFields      `expr:"cloud" json:"cloud"`
+	MailRule MailRuleFields   `expr:"mail_rule" json:"mail_rule"`
+	Consent  AppConsentFields `expr:"consent" json:"consent"`
 }
 
 // AlertFields hold what every alert may carry, whatever its family.
@@ -230,7 +231,12 @@ type EmailFields struct {
 	NewDomain     bool     `expr:"new_domain" json:"new_domain,omitempty"`
 	Lookalike     bool     `expr:"lookalike" json:"lookalike,omitempty"`
 	URLs          []string `expr:"urls" json:"urls,omitempty"`
-	LinkHosts     []string `expr:"link_hosts" json:"link_hosts,omitempty"`
+	// ConsentLink is the redirect host of a link to an identity
+	// provider's consent page asking for mail or file permissions for an
+	// application on no known brand's or the organisation's domain, or ""
+	// (see consentPhishLink).
+	ConsentLink string   `expr:"consent_link" json:"consent_link,omitempty"`
+	LinkHosts   []string `expr:"link_hosts" json:"link_hosts,omitempty"`
 	// ContentHostLinks counts links to customer-content hosts that are
 	// not the organisation's own tenant.
 	ContentHostLinks int `expr:"content_host_links" json:"content_host_links,omitempty"`

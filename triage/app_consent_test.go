@@ -1,0 +1,48 @@
+package triage
+
+import "testing"
+
+// A consent grant is read from the audit shapes that report it.
+func TestAppConsentIsRead(t *testing.T) {
+	for _, tc := range []struct {
+		name, payload string
+		want          AppConsentFields
+	}{
+		{"Entra audit with unverified publisher", `{"activityDisplayName":"Consent to application","targetResources":[{"displayName":"DocuSign SecureView",
+			"modifiedProperties":[{"displayName":"ConsentAction.Permissions","newValue":"Scope: Mail.ReadWrite Mail.Send offline_access"},
+			{"displayName":"AppAddress","newValue":"https://docusign-secureview.herokuapp.com/auth/callback"}]}],"servicePrincipalContext":{"verifiedPublisher":null}}`,
+			AppConsentFields{Present: true, App: "DocuSign SecureView", PublisherVerified: "no", MailAccess: true, MailWrite: true,
+				ContentHostReply: "docusign-secureview.herokuapp.com", BrandName: "docusign"}},
+		{"flat webhook, verified, read only", `{"event_type":"oauth_consent_granted","data":{"details":{"app_display_name":"Zoom for Outlook",
+			"publisher_verified":true,"scopes":["Calendars.ReadWrite","Mail.Read"]}}}`,
+			AppConsentFields{Present: true, App: "Zoom for Outlook", PublisherVerified: "yes", MailAccess: true, BrandName: "zoom"}},
+		{"no consent", `{"title":"Impossible travel","scopes":"Mail.Read"}`, AppConsentFields{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := readAppConsent(newDoc(mustJSON(t, tc.payload))); got != tc.want {
+				t.Fatalf("read %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// A link to the real consent page is consent phishing when it asks for
+// mail or files for an application on an unknown domain.
+func TestConsentPhishLink(t *testing.T) {
+	own := func(h string) bool { return h == "apps.contoso.com" }
+	const base = "https://login.microsoftonline.com/common/oauth2/v2.0/authorize?client_id=1e8e2093&response_type=code&prompt=consent"
+	for _, tc := range []struct {
+		name, url, want string
+	}{
+		{"mail scopes to a new domain", base + "&redirect_uri=https%3A%2F%2Fprojectvault-docs.app%2Fcb&scope=Mail.ReadWrite%20offline_access", "projectvault-docs.app"},
+		{"Google, Gmail scope", "https://accounts.google.com/o/oauth2/v2/auth?client_id=x&redirect_uri=https://mail-backup.pro/cb&scope=https://mail.google.com/", "mail-backup.pro"},
+		{"calendar only", base + "&redirect_uri=https%3A%2F%2Fcal-sync.app%2Fcb&scope=Calendars.ReadWrite", ""},
+		{"a known vendor's app", base + "&redirect_uri=https%3A%2F%2Fzoom.us%2Fcb&scope=Mail.Read", ""},
+		{"the organisation's own app", base + "&redirect_uri=https%3A%2F%2Fapps.contoso.com%2Fcb&scope=Mail.Read", ""},
+		{"a look-alike page", "https://login-microsoftonline.com.auth-check.ru/oauth2/authorize?redirect_uri=https://x.app/&scope=Mail.Read", ""},
+	} {
+		if got := consentPhishLink([]string{tc.url}, own); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
