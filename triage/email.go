@@ -37,7 +37,7 @@ type emailAttachment struct {
 var (
 	// headerFromKeys name the From header itself, which the reader sees
 	// and DMARC aligns to; they win over envelope senders.
-	headerFromKeys = []string{"headerfrom", "hdrfrom", "fromheader", "esafriendlyfrom", "friendlyfrom"}
+	headerFromKeys = []string{"headerfrom", "hdrfrom", "fromheader", "fromheaderaddress", "esafriendlyfrom", "friendlyfrom"}
 	senderKeys     = []string{"sender", "from", "fromaddress", "senderaddress", "senderemail", "mailfrom", "envelopefrom", "headerfrom", "p1sender", "p2sender"}
 	// orgDomainKeys name lists of the organisation's own mail domains.
 	orgDomainKeys = []string{"orgdomains", "organizationdomains", "organisationdomains", "accepteddomains", "internaldomains", "tenantdomains", "owndomains"}
@@ -45,7 +45,7 @@ var (
 	// it); envelopeSenderKeys the SMTP envelope's bounce address.
 	headerSenderKeys   = []string{"sender", "from", "fromaddress", "senderaddress", "senderemail", "headerfrom", "p2sender"}
 	envelopeSenderKeys = []string{"mailfrom", "envelopefrom", "p1sender"}
-	recipientKeys      = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "recipientemailaddress", "recipientssample", "recipientlist", "recipientaddresses", "reporter", "reportedby", "mailbox", "duser"}
+	recipientKeys      = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "recipientemailaddress", "recipientssample", "recipientlist", "recipientaddresses", "reporter", "reportedby", "mailbox", "duser", "destinationaddress"}
 	contentKeys        = []string{"subject", "body", "bodytext", "bodyhtml", "bodypreview", "text", "html", "snippet", "preview", "content", "plaintext", "textbody", "htmlbody", "bodysnippet", "messagebodysnippet", "subjecttext", "msg"}
 	mailMetaKeys       = []string{"returnpath", "xmailer", "mailer", "listid", "xsender", "envelopefrom", "mailfrom", "dkimsignature", "feedbackid", "xfeedbackid", "xmcuser", "xsgeid", "xsgid", "listunsubscribe", "authenticationresults", "received", "dkimdomain", "signingdomain"}
 
@@ -274,7 +274,9 @@ func readAttachments(d *doc) []emailAttachment {
 func readAuth(d, hdr *doc) map[string]string {
 	res := map[string]string{}
 	for _, mech := range authMechs {
-		names := []string{mech, mech + "result", mech + "status", mech + "verdict", "received" + mech, "esa" + mech + "verdict"}
+		// Gmail's log and Sublime state a boolean ("spf_pass",
+		// auth_summary.spf.pass).
+		names := []string{mech, mech + "result", mech + "status", mech + "verdict", "received" + mech, "esa" + mech + "verdict", mech + "pass"}
 		for _, v := range append(d.values(names...), hdr.values(names...)...) {
 			if r := authResult(v); r != "" {
 				res[mech] = r

@@ -17,7 +17,7 @@ import "strings"
 var verdictKeys = []string{
 	"analystverdict", "analystdetermination", "determination", "determinationvalue", "investigationresult",
 	"resolutionstatus", "resolutionreason", "dispositionlabel", "closereason", "closurereason",
-	"workflowreason", "threatstatus", "confidencelevel", "classification", "classificationreason", "verdict",
+	"workflowreason", "threatstatus", "confidencelevel", "confidenceindicator", "classification", "classificationreason", "verdict",
 	"judgement", "judgment", "judgementstatus", "finalverdict", "threatverdict", "resolution", "disposition",
 	"status", "incidentstatus", "scanresult", "riskstate", "riskdetail", "mitigationstatus",
 }
@@ -53,6 +53,11 @@ func vendorVerdict(d *doc) (verdict, source string) {
 		if v := vendorVerdictOf(raw); v != "" {
 			return v, verdictSource(name, raw)
 		}
+	}
+	// Google disables an account it judges hijacked and files that as
+	// an account warning of its own.
+	if containsAnyTerm(normKey(lowerJoin(d.scalarStrs("eventname", "name"))), "accountdisabledhijacked") {
+		return "malicious", "analysed"
 	}
 	for _, r := range positiveResultKeys {
 		if v := vendorVerdictOf(d.str(r.key)); v == "malicious" || v == "suspicious" {

@@ -12,10 +12,17 @@ var userReportTerms = []string{
 	"userreportedfraud", "fraudreportedbyuser", "suspiciousactivityreportedbytheuser",
 }
 
-// tokenAnomalyTerms are provider detections about the session's token.
+// tokenAnomalyTerms are provider detections about the session's token;
+// an attacker-in-the-middle detection (Entra's attackerinTheMiddle) is a
+// session cookie taken by a phishing proxy.
 var tokenAnomalyTerms = []string{
 	"anomaloustoken", "tokenissueranomaly", "tokenlifetimeanomaly", "tokenreplay", "replayedtoken", "tokentheft", "stolentoken",
+	"attackerinthemiddle", "adversaryinthemiddle",
 }
+
+// phishingProxyTerms are the provider detections that tie a session to
+// an attacker-in-the-middle phishing proxy.
+var phishingProxyTerms = []string{"attackerinthemiddle", "adversaryinthemiddle"}
 
 // readReportsAndTokens reads the owner's own report and token anomalies
 // from the event names and risk detections.
@@ -28,6 +35,7 @@ func readReportsAndTokens(f *IdentityFields, d *doc) {
 	if firstSubstring(names+" "+d.compactText(), tokenAnomalyTerms) != "" {
 		f.TokenAnomaly = true
 	}
+	f.PhishingProxy = firstSubstring(names, phishingProxyTerms) != ""
 
 }
 

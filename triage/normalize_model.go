@@ -179,6 +179,10 @@ type IdentityFields struct {
 	// unusual (anomalous token, token issuer or lifetime anomaly, replay):
 	// a stolen token carries the device's claims with it.
 	TokenAnomaly bool `expr:"token_anomaly" json:"token_anomaly,omitempty"`
+	// PhishingProxy is set when the provider tied the session to an
+	// attacker-in-the-middle phishing proxy (Entra attackerinTheMiddle):
+	// a token anomaly whose cause is known.
+	PhishingProxy bool `expr:"phishing_proxy" json:"phishing_proxy,omitempty"`
 	// RecoveredBefore is set when the payload shows the account's password
 	// recovered or reset around the sign-in.
 	RecoveredBefore bool `expr:"recovered_before" json:"recovered_before,omitempty"`

@@ -29,6 +29,9 @@ func TestVendorDeterminationsAreFoldedAcrossVocabularies(t *testing.T) {
 		{map[string]any{"threatInfo": map[string]any{"mitigationStatus": "not_mitigated"}}, ""},
 		{map[string]any{"riskState": "confirmedCompromised"}, "malicious"},
 		{map[string]any{"riskState": "atRisk"}, ""},
+		{map[string]any{"type": "phishing", "confidenceIndicator": "malicious"}, "malicious"},
+		{map[string]any{"events": []any{map[string]any{"type": "account_warning", "name": "account_disabled_hijacked"}}}, "malicious"},
+		{map[string]any{"events": []any{map[string]any{"type": "account_warning", "name": "account_disabled_password_leak"}}}, ""},
 	}
 	for _, tt := range tests {
 		if got, _ := vendorVerdict(newDoc(tt.raw)); got != tt.want {

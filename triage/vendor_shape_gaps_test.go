@@ -1,0 +1,39 @@
+package triage
+
+import "testing"
+
+// Gmail's log states authentication as booleans and files the From header
+// and the recipients under names of its own; a spoof of the
+// organisation's own domain is read from them.
+func TestGmailLogAuthenticationAndOwnDomainSpoof(t *testing.T) {
+	raw := mustJSON(t, `{"message_info":{"subject":"Change to my direct deposit",
+		"source":{"address":"bounce-4471@mailhost-eu.xyz","from_header_address":"a.whitfield@brightwater.org"},
+		"destination":[{"address":"payroll@brightwater.org","service":"gmail-ui"}],
+		"connection_info":{"client_ip":"203.0.113.140","spf_pass":false,"dkim_pass":false,"dmarc_pass":false}}}`)
+	f := normalize(Incident{IncidentType: "phishing", RawData: raw}, Indicators{})
+	if f.Email.Sender != "a.whitfield@brightwater.org" || f.Email.SPF != "fail" || f.Email.DMARC != "fail" || !f.Email.OwnDomainSpoof {
+		t.Fatalf("sender %q spf %q dmarc %q own-domain spoof %v", f.Email.Sender, f.Email.SPF, f.Email.DMARC, f.Email.OwnDomainSpoof)
+	}
+	raw["message_info"].(map[string]any)["connection_info"] = map[string]any{"spf_pass": true, "dkim_pass": true, "dmarc_pass": true}
+	if f := normalize(Incident{IncidentType: "phishing", RawData: raw}, Indicators{}); f.Email.DMARC != "pass" || f.Email.OwnDomainSpoof {
+		t.Fatalf("authenticated internal mail: dmarc %q, own-domain spoof %v", f.Email.DMARC, f.Email.OwnDomainSpoof)
+	}
+}
+
+// Entra ID's attacker-in-the-middle detection is a session cookie taken
+// by a phishing proxy: a token anomaly whose cause is known, malicious at
+// any risk level the provider gives it.
+func TestAttackerInTheMiddleIsATokenAnomaly(t *testing.T) {
+	raw := mustJSON(t, `{"riskEventType":"attackerinTheMiddle","riskLevel":"medium","riskState":"atRisk","ipAddress":"198.51.100.20","userPrincipalName":"n.hartley@contoso.com"}`)
+	f := normalize(Incident{IncidentType: "suspicious_login", RawData: raw}, Indicators{})
+	if !f.Identity.TokenAnomaly || !f.Identity.PhishingProxy {
+		t.Fatalf("token anomaly %v, phishing proxy %v", f.Identity.TokenAnomaly, f.Identity.PhishingProxy)
+	}
+	if a := analyze(t, Incident{IncidentType: "suspicious_login", Severity: "medium", RawData: raw}); a.Verdict.Classification != ClassMalicious {
+		t.Fatalf("%s: %s", a.Verdict.Classification, a.Verdict.Reasoning)
+	}
+	raw["riskEventType"] = "anomalousToken"
+	if f := normalize(Incident{IncidentType: "suspicious_login", RawData: raw}, Indicators{}); !f.Identity.TokenAnomaly || f.Identity.PhishingProxy {
+		t.Fatalf("anomalous token: token anomaly %v, phishing proxy %v", f.Identity.TokenAnomaly, f.Identity.PhishingProxy)
+	}
+}
