@@ -254,6 +254,13 @@ func deviceState(cur *doc) (isNew, known bool) {
 	if v, ok := cur.boolean("knowndevice", "isknowndevice", "deviceknown", "familiardevice"); ok {
 		return !v, v
 	}
+	// PingOne Protect states it as the new-device predictor's status.
+	switch normKey(cur.scalarStr("newdevicestatus")) {
+	case "knowndevice":
+		return false, true
+	case "newdevice", "unknowndevice":
+		return true, false
+	}
 	if v, ok := cur.boolean("devicetrusted", "trusteddevice", "istrusteddevice", "ismanaged", "iscompliant", "managed", "compliant"); ok && v {
 		return false, true
 	}

@@ -62,6 +62,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	if v, ok := cur.boolean("isproxy", "isvpn", "isanonymous", "anonymousproxy"); ok && v {
 		f.Anonymizer = true
 	}
+	f.PrivacyRelay = strings.Contains(cur.compactText(), "privaterelay")
 	if v, ok := cur.boolean("ishosting", "isdatacenter", "hosting", "datacenter"); ok && v {
 		f.Hosting = true
 	} else if isp := strings.ToLower(f.ISP + " " + cur.str("usagetype", "domain", "connectiontype")); firstSubstring(isp, hostingProviders) != "" || containsTerm(netText, "hosting") {

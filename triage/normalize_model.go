@@ -183,6 +183,9 @@ type IdentityFields struct {
 	// attacker-in-the-middle phishing proxy (Entra attackerinTheMiddle):
 	// a token anomaly whose cause is known.
 	PhishingProxy bool `expr:"phishing_proxy" json:"phishing_proxy,omitempty"`
+	// PrivacyRelay is set when the anonymous address is Apple's iCloud
+	// Private Relay, which any iPhone or Mac user can switch on.
+	PrivacyRelay bool `expr:"privacy_relay" json:"privacy_relay,omitempty"`
 	// RecoveredBefore is set when the payload shows the account's password
 	// recovered or reset around the sign-in.
 	RecoveredBefore bool `expr:"recovered_before" json:"recovered_before,omitempty"`

@@ -1,0 +1,26 @@
+package triage
+
+import "testing"
+
+// iCloud Private Relay on a device the provider knows is closed; the same
+// relay on a new device, or a Tor exit, is not.
+func TestPrivacyRelayOnAKnownDeviceIsClosed(t *testing.T) {
+	base := map[string]any{
+		"result": map[string]any{"level": "HIGH", "score": 80},
+		"event": map[string]any{"ip": "172.226.44.19", "flow": map[string]any{"type": "AUTHENTICATION"},
+			"user": map[string]any{"name": "m.okonkwo@norvale.com"}, "completionStatus": "SUCCESS"},
+		"details": map[string]any{
+			"anonymousNetwork": map[string]any{"level": "HIGH", "reason": "IP is an anonymous relay (Apple iCloud Private Relay)"},
+			"newDevice":        map[string]any{"level": "LOW", "status": "KNOWN_DEVICE"},
+		},
+	}
+	alert := func(details map[string]any) map[string]any {
+		d := withFields(base["details"].(map[string]any), details)
+		return withFields(base, map[string]any{"details": d})
+	}
+	checkClosed(t, "suspicious_login", []closeCase{
+		{"relay on a known device", base, true},
+		{"relay on a new device", alert(map[string]any{"newDevice": map[string]any{"level": "HIGH", "status": "NEW_DEVICE"}}), false},
+		{"a Tor exit", alert(map[string]any{"anonymousNetwork": map[string]any{"level": "HIGH", "reason": "IP is a Tor exit node"}}), false},
+	})
+}
