@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -412,14 +413,33 @@ func testEventFlag(e entry) bool {
 	return e.key == "sample" && strings.Contains(e.scope, "additionalinfo")
 }
 
-// testFileHashes are the published hashes of the EICAR anti-virus test
-// file (MD5, SHA-1, SHA-256): harmless by design, used to check that
-// detection works.
-var testFileHashes = setOf("44d88612fea8a8f36de82e1278abb02f", "3395856ce81f2b7382dee72602f798b642f14140", "275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f")
+// testFileHashes are the published hashes (MD5, SHA-1, SHA-256) of the
+// EICAR anti-virus test file and of the two zip archives EICAR publishes
+// it in (eicar_com.zip, eicarcom2.zip): harmless by design, used to check
+// that detection works.
+var testFileHashes = setOf(
+	"44d88612fea8a8f36de82e1278abb02f", "3395856ce81f2b7382dee72602f798b642f14140", "275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f",
+	"6ce6f415d8475545be5ba114f208b0ff", "d27265074c9eac2e2122ed69294dbc4d7cce9141", "2546dcffc5ad854d4ddc64fbf056871cd5a00f2471cb7a5bfd4ac23b6e9eedad",
+	"e4968ef99266df7c9a1f0637d2389dab", "bec1b52d350d721c7e22a6d4bb0a92909893a3ae", "e1105070ba828007508566e28a2b8d4c65d192e9eaf3b7868382b7cae747b397",
+)
 
+// testFileNameRe is the name engines give the test file when they detect
+// it ("EICAR-AV-Test", "EICAR-Test-File", "Virus:DOS/EICAR_Test_File").
+var testFileNameRe = regexp.MustCompile(`\beicar[-_ ]?(av[-_ ]?test|test[-_ ]?file|test[-_ ]?signature|signature)\b|\bdos/eicar`)
+
+// detectionNameKeys hold the name an engine gives what it detected.
+var detectionNameKeys = []string{"threat", "threatname", "threatfamilyname", "threatdisplayname", "detectionname", "virusname", "malwarename", "signaturename", "avsignature", "details"}
+
+// testFileHash reports the EICAR test file named by one of its published
+// hashes, or by the name engines give it.
 func testFileHash(d *doc) bool {
 	for _, e := range d.entries {
 		if s, ok := e.val.(string); ok && testFileHashes[strings.ToLower(strings.TrimSpace(s))] {
+			return true
+		}
+	}
+	for _, s := range d.scalarStrs(detectionNameKeys...) {
+		if testFileNameRe.MatchString(strings.ToLower(s)) {
 			return true
 		}
 	}

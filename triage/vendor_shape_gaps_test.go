@@ -37,3 +37,23 @@ func TestAttackerInTheMiddleIsATokenAnomaly(t *testing.T) {
 		t.Fatalf("anomalous token: token anomaly %v, phishing proxy %v", f.Identity.TokenAnomaly, f.Identity.PhishingProxy)
 	}
 }
+
+// The anti-virus test file is known by the hashes of the archives EICAR
+// publishes it in, and by the names engines give it.
+func TestTestFileIsKnownByArchiveHashAndDetectionName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		raw  map[string]any
+		want bool
+	}{
+		{"eicar_com.zip by SHA-256", map[string]any{"sha256": "2546dcffc5ad854d4ddc64fbf056871cd5a00f2471cb7a5bfd4ac23b6e9eedad"}, true},
+		{"detection name", map[string]any{"threat": "EICAR-AV-Test", "path": `C:\Users\qa\Downloads\x.zip`}, true},
+		{"Defender's name", map[string]any{"threatName": "Virus:DOS/EICAR_Test_File"}, true},
+		{"a gateway's detail line", map[string]any{"details": "Malicious. AV signature: EICAR-Test-File (not a virus)"}, true},
+		{"a mail that mentions EICAR", map[string]any{"subject": "How the EICAR test works", "threat": "Trojan:Win32/Emotet"}, false},
+	} {
+		if got := readAlert(newDoc(tc.raw)).TestFile; got != tc.want {
+			t.Errorf("%s: test file %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
