@@ -101,12 +101,15 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 		f.UserAdmin = true
 	}
 	rep := normKey(lowerJoin(d.strs("reputation", "filereputation", "hashreputation", "globalreputation", "reputationverdict", "wildfireverdict", "sandboxverdict")))
+	// Carbon Black's vocabulary (KNOWN_MALWARE, SUSPECT_MALWARE, PUP,
+	// COMPANY_BLACK_LIST, NOT_LISTED, TRUSTED_WHITE_LIST) is read by the
+	// verdict word first: "known" alone is no clean bill.
 	switch {
-	case strings.Contains(rep, "malicious") || strings.Contains(rep, "bad"):
+	case containsAnyTerm(rep, "malicious", "malware", "bad", "blacklist", "blocklist", "denylist"):
 		f.Reputation = "malicious"
-	case strings.Contains(rep, "suspicious") || strings.Contains(rep, "unknown") || strings.Contains(rep, "rare"):
+	case containsAnyTerm(rep, "suspicious", "suspect", "unknown", "rare", "pup", "notlisted", "heuristic"):
 		f.Reputation = "suspicious"
-	case strings.Contains(rep, "clean") || strings.Contains(rep, "good") || strings.Contains(rep, "trusted") || strings.Contains(rep, "known"):
+	case containsAnyTerm(rep, "clean", "good", "trusted", "whitelist", "allowlist", "known"):
 		f.Reputation = "clean"
 	}
 	if n, ok := d.number("prevalence", "globalprevalence", "orgprevalence", "machinecount", "devicecount"); ok {

@@ -56,6 +56,9 @@ type EndpointBehaviour struct {
 	// DirectoryCopy is set when the Active Directory database was copied
 	// out (ntdsutil install-from-media, ntds.dit from a shadow copy).
 	DirectoryCopy bool `expr:"directory_copy" json:"directory_copy,omitempty"`
+	// HiveSave is set when the SAM or SECURITY registry hive was saved to
+	// a file (reg save HKLM\SAM, or copied out of a shadow copy).
+	HiveSave bool `expr:"hive_save" json:"hive_save,omitempty"`
 	// KernelThreadName is set to the kernel thread's name an executable
 	// file runs under (kswapd0, kworker/0:1): kernel threads have no file
 	// on disk, so a program so named is hiding in the process list.

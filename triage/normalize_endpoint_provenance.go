@@ -56,6 +56,11 @@ var downloadThenRunRe = regexp.MustCompile(`(?i)(curl(\.exe)?\s[^\n]*(-o|--outpu
 // shadow copy.
 var ntdsCopyRe = regexp.MustCompile(`(?i)ntdsutil(\.exe)?"?\s[^\n]*\bifm\b|ntdsutil[^\n]*create full|(copy|esentutl|robocopy)[^\n]*\\windows\\ntds\\ntds\.dit|harddiskvolumeshadowcopy[^\n]*ntds\.dit`)
 
+// hiveSaveRe finds the local account database's registry hives saved to a
+// file (reg save HKLM\SAM, or the SAM or SECURITY hive copied out of a
+// shadow copy): with SYSTEM's boot key, every local account's hash.
+var hiveSaveRe = regexp.MustCompile(`(?i)\breg(\.exe)?"?\s+(save|export)\s+"?(hklm|hkey_local_machine)\\(sam|security)\b|harddiskvolumeshadowcopy\d*\\windows\\system32\\config\\(sam|security)\b`)
+
 // readEndpointProvenance fills the provenance and tradecraft facts of f.
 func readEndpointProvenance(d *doc, p processFacts, f *EndpointFields) {
 	c := &f.Context
@@ -87,6 +92,7 @@ func readEndpointProvenance(d *doc, p processFacts, f *EndpointFields) {
 	if ntdsCopyRe.MatchString(all) {
 		f.CredentialDump, b.DirectoryCopy = true, true
 	}
+	b.HiveSave = hiveSaveRe.MatchString(all)
 	if orig := baseName(d.str("originalfilename", "originalname", "peoriginalfilename", "fileoriginalname")); orig != "" && dualUseTools[orig] && f.Process != "" && bitless(f.Process) != bitless(orig) {
 		b.Masquerade = orig
 	}

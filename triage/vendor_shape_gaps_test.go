@@ -57,3 +57,34 @@ func TestTestFileIsKnownByArchiveHashAndDetectionName(t *testing.T) {
 		}
 	}
 }
+
+// Carbon Black's reputation words are read by their verdict: KNOWN_MALWARE
+// is malware, not a known good file.
+func TestReputationVocabulary(t *testing.T) {
+	for rep, want := range map[string]string{
+		"KNOWN_MALWARE": "malicious", "COMPANY_BLACK_LIST": "malicious", "SUSPECT_MALWARE": "malicious",
+		"PUP": "suspicious", "NOT_LISTED": "suspicious", "TRUSTED_WHITE_LIST": "clean", "COMMON_WHITE_LIST": "clean",
+	} {
+		f := normalize(Incident{IncidentType: "malware", RawData: map[string]any{"process_name": "vbc.exe", "process_reputation": rep}}, Indicators{})
+		if f.Endpoint.Reputation != want {
+			t.Errorf("%s: reputation %q, want %q", rep, f.Endpoint.Reputation, want)
+		}
+	}
+}
+
+// Saving the SAM or SECURITY hive to a file is credential access; reading
+// another key is not.
+func TestAccountHiveSave(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		`reg.exe save HKLM\SAM C:\ProgramData\sm.hiv /y`:                                        true,
+		`"C:\Windows\system32\reg.exe" save hklm\security c:\temp\se.save`:                      true,
+		`copy \\?\GLOBALROOT\Device\HarddiskVolumeShadowCopy3\Windows\System32\config\SAM C:\t`: true,
+		`reg.exe save HKLM\SOFTWARE\Contoso C:\backup\contoso.hiv`:                              false,
+		`reg query HKLM\SAM\SAM\Domains`:                                                        false,
+	} {
+		f := normalize(Incident{IncidentType: "malware", RawData: map[string]any{"CommandLine": cmd, "FileName": "reg.exe"}}, Indicators{})
+		if f.Endpoint.Behaviour.HiveSave != want {
+			t.Errorf("%s: hive save %v, want %v", cmd, f.Endpoint.Behaviour.HiveSave, want)
+		}
+	}
+}
