@@ -40,6 +40,10 @@ type EndpointContext struct {
 	// output (Visual Studio bin\Debug, Cargo target/release, a repos
 	// folder): freshly compiled, unsigned and unknown to reputation.
 	BuildOutput bool `expr:"build_output" json:"build_output,omitempty"`
+	// MachineLearningOnly is set when every detection is a
+	// machine-learning, static-AI or heuristic engine's verdict, with no
+	// malware family named (see machineLearningOnly).
+	MachineLearningOnly bool `expr:"machine_learning_only" json:"machine_learning_only,omitempty"`
 	// BuildAgent is set when the parent is a continuous-integration agent
 	// (Jenkins, GitLab Runner, Azure Pipelines, GitHub Actions, TeamCity,
 	// Buildkite, Bamboo), whose job is to run shells for build steps.
@@ -74,7 +78,32 @@ type EndpointContext struct {
 // buildAgentRe recognises a CI agent by its program or working folder.
 var buildAgentRe = regexp.MustCompile(`(?i)jenkins|\bagent\.jar\b|gitlab-runner|actions-runner|runner\.worker|vsts-agent|azagent|[\\/]agent[\\/]_work[\\/]|teamcity|buildagent|buildkite-agent|bamboo-agent`)
 
-var buildOutputRe = regexp.MustCompile(`(?i)[\\/](source[\\/]repos|bin[\\/](debug|release)|target[\\/](debug|release)|node_modules[\\/]\.bin)[\\/]`)
+// buildOutputRe finds a software project's build output: Visual Studio
+// and dotnet bin, obj and publish folders, Cargo's target, CMake-style
+// out folders, a CI workspace, Go's build cache and Xcode's DerivedData,
+// or a bin, build, dist or out folder inside a source tree.
+var buildOutputRe = regexp.MustCompile(`(?im)[\\/](source[\\/]repos|bin[\\/](debug|release)|obj[\\/](debug|release)|publish|target[\\/](debug|release)|out[\\/](debug|release)|node_modules[\\/]\.bin|jenkins[\\/]workspace|_work[\\/]\d+|go-build\d*|deriveddata)[\\/]|[\\/](src|source|repos|git|projects)[\\/][^\n]*[\\/](bin|build|dist|out)[\\/][^\\/\n]+$`)
+
+// machineLearningDetectionRe names a verdict by a machine-learning,
+// static-AI or heuristic engine rather than a signature for a family.
+var machineLearningDetectionRe = regexp.MustCompile(`(?i)machine[- ]learning|\bml\b|\bml/|static ai|on-write|local analysis|file analysis ml|sensor-based ml|cloud-based ml|\bheuristic|predictive|\bai\b`)
+
+// machineLearningOnly reports an alert whose detections are all a
+// machine-learning or heuristic engine's verdict: one detection or engine
+// (SentinelOne's "On-Write Static AI") names such an engine and none names
+// a malware family or ransomware.
+func machineLearningOnly(d *doc) bool {
+	detections := append(d.strs(detectionKeys...), d.strs("engines", "engine", "detectionengine", "detectionengines")...)
+	if name, _ := firstDetection(detections, append(append([]string{}, ransomwareTerms...), malwareFamilyTerms...)); name != "" {
+		return false
+	}
+	for _, det := range detections {
+		if machineLearningDetectionRe.MatchString(det) {
+			return true
+		}
+	}
+	return false
+}
 
 // encFlagRe finds a command-line flag starting with e and a base64
 // argument after it; encodedCommandArg keeps the flags PowerShell reads as
@@ -154,7 +183,8 @@ func readEndpointContext(d *doc, p processFacts, f *EndpointFields) {
 	if c.AutomationTool == "" {
 		c.AutomationTool = firstMarker(launcherText(d, p), automationMarkers)
 	}
-	c.BuildOutput = buildOutputRe.MatchString(f.FilePath)
+	c.BuildOutput = buildOutputRe.MatchString(f.FilePath + "\n" + strings.Join(d.scalarStrs("filepath", "actionfilepath", "targetfilename", "processpath", "folderpath", "filefolder"), "\n"))
+	c.MachineLearningOnly = machineLearningOnly(d)
 	c.BuildAgent = buildAgentRe.MatchString(p.ParentCommandLine + "\n" + p.ParentPath + "\n" + p.ParentName)
 	c.GroupPolicyScript = gpoScriptRe.MatchString(rawCmd+" "+f.FilePath) && (f.Parent == "userinit.exe" || f.Parent == "gpscript.exe" || f.Parent == "" || lolbins[f.Parent])
 }

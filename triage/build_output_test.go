@@ -1,0 +1,26 @@
+package triage
+
+import "testing"
+
+// A machine-learning verdict alone on a freshly compiled file in a
+// project's build output is closed; the same verdict on a download, a
+// family name in the build output, or hostile behaviour is not.
+func TestMachineLearningVerdictOnBuildOutputIsClosed(t *testing.T) {
+	base := map[string]any{
+		"DetectName":          "Machine Learning",
+		"DetectDescription":   "This file meets the machine learning-based on-sensor AV protection's high confidence threshold for malicious files.",
+		"FileName":            "fleetctl.exe",
+		"FilePath":            `\Device\HarddiskVolume3\src\corvid\fleet-sim\bin\fleetctl.exe`,
+		"ParentImageFileName": "go.exe",
+		"CommandLine":         `fleetctl.exe --broker 127.0.0.1:1883`,
+		"ComputerName":        "CR-DEV-WS019",
+	}
+	alert := func(extra map[string]any) map[string]any { return withFields(base, extra) }
+	checkClosed(t, "malware", []closeCase{
+		{"go build output", alert(nil), true},
+		{"dotnet publish folder", alert(map[string]any{"FilePath": `C:\Users\dev\source\repos\Payments\bin\Release\net8.0\publish\Payments.exe`}), true},
+		{"a download", alert(map[string]any{"FilePath": `C:\Users\dev\Downloads\fleetctl.exe`}), false},
+		{"a family named", alert(map[string]any{"DetectDescription": "Trojan:Win32/Lumma detected"}), false},
+		{"hostile behaviour", alert(map[string]any{"CommandLine": `fleetctl.exe & vssadmin delete shadows /all /quiet`}), false},
+	})
+}
