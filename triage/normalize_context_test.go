@@ -135,7 +135,7 @@ func TestGatewayJudgementIsReadWithItsConfidence(t *testing.T) {
 		{"defender low confidence", map[string]any{"ThreatTypes": "Phish", "ConfidenceLevel": `{"Phish":"Low"}`}, "phish", "low", false, false, false},
 		{"proofpoint impostor score", map[string]any{"impostorScore": 92, "phishScore": 18}, "impostor", "high", false, false, false},
 		{"proofpoint quiet scores", map[string]any{"impostorScore": 0, "phishScore": 12, "classification": "phish"}, "phish", "low", false, false, false},
-		{"mimecast identifiers", map[string]any{"identifiers": []any{"internal_user_name", "newly_observed_domain"}}, "", "", true, true, false},
+		{"mimecast identifiers", map[string]any{"identifiers": []any{"internal_user_name", "newly_registered_domain"}}, "", "", true, true, false},
 		{"suite insights", map[string]any{"summaryInsights": []any{"Lookalike domain of known vendor example.com", "Sender domain registered 4 days ago"}}, "", "", false, true, true},
 	}
 	for _, tt := range tests {

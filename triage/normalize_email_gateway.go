@@ -59,8 +59,13 @@ func readGatewayJudgement(d *doc, f *EmailFields) {
 	if containsAnyTerm(ids, "similarinternaldomain", "similarexternaldomain", "homoglyph") {
 		f.Lookalike = true
 	}
-	if containsAnyTerm(ids, "newlyobserveddomain", "newlyregistereddomain") {
+	// Newly observed is new to the organisation's mail, not newly
+	// registered: a first contact.
+	if containsAnyTerm(ids, "newlyregistereddomain") {
 		f.NewDomain = true
+	}
+	if containsAnyTerm(ids, "newlyobserveddomain") {
+		f.FirstContact = true
 	}
 	if containsAnyTerm(ids, "replyaddressmismatch") {
 		f.ReplyToMismatch = true
