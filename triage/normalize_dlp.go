@@ -88,6 +88,24 @@ func readDataFields(d *doc) DataFields {
 	if tag := normKey(d.str("appinstancetag", "instancetag", "apptag", "appclass")); tag == "sanctioned" || instance == "corporate" || instance == "business" {
 		f.Sanctioned = true
 	}
+	// Netskope lists the app's tags ("app_tags": ["Sanctioned"]), and an
+	// instance named for the organisation (meridianfreight for
+	// meridianfreight.com) that the data went to is its own tenant.
+	for _, tag := range d.scalarStrs("apptags", "instancetags") {
+		if normKey(tag) == "sanctioned" {
+			f.Sanctioned = true
+		}
+	}
+	// A download's instance is where the data came from, not where it went.
+	download := containsAnyTerm(normKey(d.str("activity", "operation")), "download")
+	if org := secondLevel(registrableDomain(strings.ToLower(emailDomain(f.User)))); org != "" && !download {
+		for _, id := range d.scalarStrs("instanceid", "instance", "instancename") {
+			label, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(id)), ".")
+			if normKey(label) == normKey(org) {
+				f.Sanctioned = true
+			}
+		}
+	}
 	if scope := normKey(d.str("sharingscope", "visibility", "sharedwith")); strings.HasPrefix(scope, "internal") || scope == "private" || scope == "domain" {
 		f.Sanctioned = true
 	}
