@@ -2,6 +2,7 @@ package triage
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -174,10 +175,22 @@ func readCloudFields(format string, d *doc) CloudFields {
 			f.ConsoleLogin = true
 		}
 	}
-	f.LoginFailed = f.ConsoleLogin && strings.EqualFold(d.scalarStr("consolelogin"), "failure")
-	if v := strings.ToLower(d.scalarStr("mfaused")); v == "yes" || v == "no" {
+	// A trail of records (a mistyped password, then the sign-in) failed
+	// only if none of its console sign-ins succeeded.
+	outcomes := d.scalarStrs("consolelogin")
+	f.LoginFailed = f.ConsoleLogin && len(outcomes) > 0 && !slices.ContainsFunc(outcomes, func(o string) bool { return strings.EqualFold(o, "success") })
+	// In a trail of records, the sign-in that succeeded says whether MFA
+	// was used, not the mistyped attempts before it.
+	mfaDoc := d
+	for _, m := range d.maps("records", "events") {
+		if r := newDoc(m); strings.EqualFold(r.scalarStr("consolelogin"), "success") {
+			mfaDoc = r
+			break
+		}
+	}
+	if v := strings.ToLower(mfaDoc.scalarStr("mfaused")); v == "yes" || v == "no" {
 		f.MFAUsed = v
-	} else if v, ok := d.boolean("mfaauthenticated"); ok {
+	} else if v, ok := mfaDoc.boolean("mfaauthenticated"); ok {
 		f.MFAUsed = map[bool]string{true: "yes", false: "no"}[v]
 	}
 	f.Federated = d.has("samlproviderarn", "webidfederationdata") || strings.Contains(compact, "userauthenticationsso") ||

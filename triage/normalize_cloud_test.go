@@ -58,3 +58,24 @@ func TestRoleGrantedToConsumerMailbox(t *testing.T) {
 		}
 	}
 }
+
+// A trail of console sign-in records is read as a whole: a mistyped
+// password followed by a sign-in with MFA is a success with MFA; failures
+// alone are a failed sign-in.
+func TestConsoleSignInTrailIsReadAsAWhole(t *testing.T) {
+	record := func(outcome, mfa string) map[string]any {
+		return map[string]any{"eventSource": "signin.amazonaws.com", "eventName": "ConsoleLogin", "eventType": "AwsConsoleSignIn",
+			"userIdentity":        map[string]any{"type": "IAMUser", "userName": "j.park"},
+			"responseElements":    map[string]any{"ConsoleLogin": outcome},
+			"additionalEventData": map[string]any{"MFAUsed": mfa}, "sourceIPAddress": "198.51.100.20"}
+	}
+	typo := map[string]any{"Records": []any{record("Failure", "No"), record("Success", "Yes")}}
+	f := normalize(Incident{IncidentType: "suspicious_login", RawData: typo}, Indicators{})
+	if !f.Cloud.ConsoleLogin || f.Cloud.LoginFailed || f.Cloud.MFAUsed != "yes" {
+		t.Fatalf("typo then sign-in: console %v, failed %v, mfa %q", f.Cloud.ConsoleLogin, f.Cloud.LoginFailed, f.Cloud.MFAUsed)
+	}
+	failures := map[string]any{"Records": []any{record("Failure", "No"), record("Failure", "No")}}
+	if f := normalize(Incident{IncidentType: "suspicious_login", RawData: failures}, Indicators{}); !f.Cloud.LoginFailed {
+		t.Fatal("failures alone not read as a failed sign-in")
+	}
+}
