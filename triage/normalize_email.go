@@ -130,6 +130,9 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	if b, ok := ownerBrand(m.senderDomain); ok && m.senderDomain != "" && !f.FreeMail {
 		f.SenderBrand = b.name
 	}
+	if b, ok := displayBrand(m.displayName); ok && m.senderDomain != "" && !brandOwnsHost(b, m.senderDomain) {
+		f.DisplayNameBrand = b.name
+	}
 	f.SenderReputation = senderReputation(d)
 	readMessageSignals(d, m, &f)
 	readForwarding(d, &f)

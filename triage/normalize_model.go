@@ -238,6 +238,9 @@ type EmailFields struct {
 	NewDomain     bool     `expr:"new_domain" json:"new_domain,omitempty"`
 	Lookalike     bool     `expr:"lookalike" json:"lookalike,omitempty"`
 	URLs          []string `expr:"urls" json:"urls,omitempty"`
+	// DisplayNameBrand is the brand the display name claims ("Microsoft
+	// 365 Security") when the sending domain is not the brand's, or "".
+	DisplayNameBrand string `expr:"display_name_brand" json:"display_name_brand,omitempty"`
 	// ConsentLink is the redirect host of a link to an identity
 	// provider's consent page asking for mail or file permissions for an
 	// application on no known brand's or the organisation's domain, or ""
