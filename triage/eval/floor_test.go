@@ -43,6 +43,7 @@ var partOf = map[string]string{
 	"fresh39": "unseen", "fresh40": "unseen", "fresh41": "unseen", "fresh42": "unseen", "fresh43": "unseen",
 	"fresh44": "unseen", "fresh45": "unseen", "fresh46": "unseen", "fresh47": "unseen",
 	"fresh48": "unseen", "fresh49": "unseen", "fresh50": "unseen", "fresh51": "unseen", "fresh52": "unseen", "fresh53": "unseen",
+	"fresh54": "unseen", "fresh55": "unseen", "fresh56": "unseen", "fresh57": "unseen", "fresh58": "unseen", "fresh59": "unseen",
 	"fresh15": "blind", "fresh16": "blind",
 }
 
