@@ -10,7 +10,7 @@ func TestDisplayNameBrandIsAFact(t *testing.T) {
 		"sender": "security-noreply@m365-accountnotice.com", "senderDisplayName": "Microsoft 365 Security",
 		"recipients": []any{"l.haddad@cortlandpartners.com"}, "subject": "Action required: re-register MFA",
 		"authentication": map[string]any{"spf": "pass", "dkim": "pass", "dmarc": "pass"},
-		"attachments": []any{map[string]any{"fileName": "MFA_Reenrollment.pdf", "containsQrCode": true}},
+		"attachments":    []any{map[string]any{"fileName": "MFA_Reenrollment.pdf", "containsQrCode": true}},
 	}
 	f := normalize(Incident{IncidentType: "phishing", RawData: raw}, Indicators{})
 	if f.Email.DisplayNameBrand != "microsoft" {
