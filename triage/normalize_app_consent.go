@@ -42,7 +42,6 @@ type AppConsentFields struct {
 }
 
 var (
-	consentMarker = regexp.MustCompile(`consenttoapplication|oauthconsent|consentgranted|appconsent|oauth2permissiongrant|delegatedpermissiongrant|illicitconsent|consentaction`)
 	// mailScopes are delegated permissions to a mailbox or files (Graph,
 	// Exchange Web Services, Gmail).
 	mailScopes      = regexp.MustCompile(`\b(mail\.(read|readwrite|send|readbasic)(\.all|\.shared)?|mailboxsettings\.readwrite|files\.(read|readwrite)(\.all)?|sites\.(read|readwrite)\.all|full_access_as_user|ews\.accessasuser\.all|imap\.accessasuser\.all|mail\.google\.com|gmail\.(modify|readonly|send|compose)|drive(\.readonly)?\b)`)
@@ -53,13 +52,19 @@ var (
 	lureAppWords = []string{"security update", "secure view", "verification", "mailbox upgrade", "account protection", "document viewer", "e-sign", "esign"}
 )
 
+// consentMarkers name a consent grant in the payload's text with
+// everything but letters and digits dropped; plain substrings, since every
+// alert is checked.
+var consentMarkers = []string{"consenttoapplication", "oauthconsent", "consentgranted", "appconsent", "oauth2permissiongrant",
+	"delegatedpermissiongrant", "illicitconsent", "consentaction"}
+
 // readAppConsent reads a consent grant the alert reports.
 func readAppConsent(d *doc) AppConsentFields {
 	// Google Workspace files a grant as the token application's
 	// "authorize" event.
 	googleGrant := slices.ContainsFunc(d.scalarStrs("applicationname"), func(s string) bool { return strings.EqualFold(s, "token") }) &&
 		containsAnyTerm(normKey(lowerJoin(d.scalarStrs("name", "eventname"))), "authorize")
-	if !googleGrant && !consentMarker.MatchString(d.compactText()) {
+	if !googleGrant && firstSubstring(d.compactText(), consentMarkers) == "" {
 		return AppConsentFields{}
 	}
 	f := AppConsentFields{Present: true, App: appDisplayName(d)}

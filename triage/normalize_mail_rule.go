@@ -39,9 +39,6 @@ type MailRuleFields struct {
 }
 
 var (
-	// mailRuleMarker names the alert's subject in the payload's text with
-	// everything but letters and digits dropped (see doc.compactText).
-	mailRuleMarker = regexp.MustCompile(`newinboxrule|setinboxrule|updateinboxrules|inboxrule|mailboxrule|forwardingrule|inboxforwarding|inboxmanipulation|emailforwarding|mailforwarding|forwardingsmtpaddress|deliverforwarding`)
 	// hidingAction is a move to a folder the owner does not read, or a
 	// deletion.
 	hidingAction = regexp.MustCompile(`movetofolder\W*(rss|conversation history|deleted items|junk|notes\b)|(softdelete|delete)message\W*(\$?true|1)\b|permanentdelete\W*(\$?true|1)\b`)
@@ -50,6 +47,12 @@ var (
 	forwardTarget  = regexp.MustCompile(`(forwardto|redirectto|forwardasattachmentto|forwardingsmtpaddress|forwardingaddress)\W*(smtp:)?([a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,})`)
 	cmdletRuleName = regexp.MustCompile(`-name\s+("[^"]*"|'[^']*'|\S+)`)
 )
+
+// mailRuleMarkers name the alert's subject in the payload's text with
+// everything but letters and digits dropped (see doc.compactText); plain
+// substrings, since every alert is checked.
+var mailRuleMarkers = []string{"inboxrule", "mailboxrule", "forwardingrule", "inboxforwarding", "inboxmanipulation",
+	"emailforwarding", "mailforwarding", "forwardingsmtpaddress", "deliverforwarding"}
 
 // mailRuleKeys hold a rule's name, conditions and actions, as parameters
 // or as text.
@@ -62,7 +65,7 @@ var mailRuleKeys = []string{
 
 // readMailRule reads the mailbox rule or forwarding an alert reports.
 func readMailRule(d *doc) MailRuleFields {
-	if !mailRuleMarker.MatchString(d.compactText()) {
+	if firstSubstring(d.compactText(), mailRuleMarkers) == "" {
 		return MailRuleFields{}
 	}
 	f := MailRuleFields{Present: true}
