@@ -84,10 +84,11 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 		f.LegacyAuth = true
 	}
 
-	// A mailbox rule or setting that forwards mail to outside addresses is
-	// how intruders keep reading an account (Graph mailbox configuration
-	// evidence, Exchange audit parameters).
-	if len(cur.strs("forwardingtargets", "forwardingsmtpaddress", "forwardto", "redirectto", "chainaccountchange")) > 0 || mailboxRuleChange(cur) {
+	// A mailbox rule or setting that forwards mail away or hides it is how
+	// intruders keep reading an account (Graph mailbox configuration
+	// evidence, Exchange audit parameters; see readMailRule).
+	rule := readMailRule(cur)
+	if len(cur.strs("forwardingtargets", "forwardingsmtpaddress", "forwardto", "redirectto", "chainaccountchange")) > 0 || rule.divertsMail() {
 		f.AccountTamper = true
 	}
 	readOutcome(&f, cur)
@@ -165,7 +166,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	caller := strings.ToLower(cur.str("callerprocessname", "processname", "process", "callingprocess"))
 	f.InstalledCaller = installedProgramPath(caller)
 	readWindowsLogon(&f, cur)
-	readIdentityEvents(&f, cur)
+	readIdentityEvents(&f, cur, rule)
 	return f
 }
 
@@ -329,18 +330,6 @@ func corporateEgress(cur *doc, netText string) bool {
 	}
 	names := strings.ToLower(netText + " " + lowerJoin(cur.strs("isp", "asorg", "asnorg", "organization", "networknames", "networkname", "tags", "asn", "srcasn", "sourceasn", "asname")))
 	return firstSubstring(names, corporateGateways) != ""
-}
-
-// mailboxRuleChange reports a mailbox rule or forwarding set up in the
-// alert (Graph mailbox configuration evidence, Exchange audit operations)
-// that hides mail or sends it out: the step intruders take to keep an
-// account and hide their replies.
-func mailboxRuleChange(cur *doc) bool {
-	kinds := normKey(lowerJoin(cur.strs("configurationtype", "operation", "operationname", "activity")))
-	if !containsAnyTerm(kinds, "mailforwardingrule", "newinboxrule", "setinboxrule", "updateinboxrules", "inboxrule") {
-		return false
-	}
-	return readMailRule(cur).divertsMail()
 }
 
 // scriptedAgents are user-agent prefixes of HTTP libraries and command-line

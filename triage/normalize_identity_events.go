@@ -43,8 +43,9 @@ var privilegeGrantEvents = []string{
 // readIdentityEvents fills what the identity providers report as lists of
 // events or named parameters rather than flat fields: Google Workspace
 // login audit parameters, Duo authentication logs and correlated Okta
-// System Log events (pushes sent and denied, accounts sprayed).
-func readIdentityEvents(f *IdentityFields, cur *doc) {
+// System Log events (pushes sent and denied, accounts sprayed). rule is
+// the mailbox rule cur reports, read once by the caller.
+func readIdentityEvents(f *IdentityFields, cur *doc, rule MailRuleFields) {
 	if f.User == "" || f.User == "USER" || f.User == "User" {
 		if u := cur.str("email", "alternateid", "userprincipalname"); u != "" {
 			f.User = u
@@ -132,7 +133,7 @@ func readIdentityEvents(f *IdentityFields, cur *doc) {
 	if n, ok := cur.number("successes", "successcount"); ok && n > 0 {
 		f.Result = "success"
 	}
-	if firstSubstring(names, accountTamperEvents) != "" || firstSubstring(names, mailRuleEvents) != "" && !readMailRule(cur).harmless() {
+	if firstSubstring(names, accountTamperEvents) != "" || firstSubstring(names, mailRuleEvents) != "" && !rule.harmless() {
 		f.AccountTamper = true
 	}
 	if firstSubstring(names, privilegeGrantEvents) != "" || cur.has("chainprivilegegrant") {
