@@ -427,9 +427,6 @@ var testFileHashes = setOf(
 // it ("EICAR-AV-Test", "EICAR-Test-File", "Virus:DOS/EICAR_Test_File").
 var testFileNameRe = regexp.MustCompile(`\beicar[-_ ]?(av[-_ ]?test|test[-_ ]?file|test[-_ ]?signature|signature)\b|\bdos/eicar`)
 
-// detectionNameKeys hold the name an engine gives what it detected.
-var detectionNameKeys = []string{"threat", "threatname", "threatfamilyname", "threatdisplayname", "detectionname", "virusname", "malwarename", "signaturename", "avsignature", "details"}
-
 // testFileHash reports the EICAR test file named by one of its published
 // hashes, or by the name engines give it.
 func testFileHash(d *doc) bool {
@@ -438,7 +435,9 @@ func testFileHash(d *doc) bool {
 			return true
 		}
 	}
-	for _, s := range d.scalarStrs(detectionNameKeys...) {
+	// The malware analyzer's detection fields, and a gateway's detail line
+	// ("AV signature: EICAR-Test-File").
+	for _, s := range append(d.scalarStrs(detectionKeys...), d.scalarStrs("threatfamilyname", "threatdisplayname", "details")...) {
 		if testFileNameRe.MatchString(strings.ToLower(s)) {
 			return true
 		}

@@ -2,6 +2,7 @@ package triage
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -85,20 +86,16 @@ func readDataFields(d *doc) DataFields {
 			f.Sanctioned = true
 		}
 	}
-	if tag := normKey(d.str("appinstancetag", "instancetag", "apptag", "appclass")); tag == "sanctioned" || instance == "corporate" || instance == "business" {
+	// The app's or instance's tag, single or listed (Netskope's
+	// "app_tags": ["Sanctioned"]).
+	if instance == "corporate" || instance == "business" || slices.ContainsFunc(d.scalarStrs("appinstancetag", "instancetag", "apptag", "appclass", "apptags", "instancetags"), func(tag string) bool { return normKey(tag) == "sanctioned" }) {
 		f.Sanctioned = true
 	}
-	// Netskope lists the app's tags ("app_tags": ["Sanctioned"]), and an
-	// instance named for the organisation (meridianfreight for
-	// meridianfreight.com) that the data went to is its own tenant.
-	for _, tag := range d.scalarStrs("apptags", "instancetags") {
-		if normKey(tag) == "sanctioned" {
-			f.Sanctioned = true
-		}
-	}
-	// A download's instance is where the data came from, not where it went.
+	// An instance named for the organisation (meridianfreight for
+	// meridianfreight.com) that the data went to is its own tenant; a
+	// download's instance is where the data came from, not where it went.
 	download := containsAnyTerm(normKey(d.str("activity", "operation")), "download")
-	if org := secondLevel(registrableDomain(strings.ToLower(emailDomain(f.User)))); org != "" && !download {
+	if org := secondLevel(strings.ToLower(emailDomain(f.User))); org != "" && !download {
 		for _, id := range d.scalarStrs("instanceid", "instance", "instancename") {
 			label, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(id)), ".")
 			if normKey(label) == normKey(org) {

@@ -88,13 +88,16 @@ var buildOutputRe = regexp.MustCompile(`(?im)[\\/](source[\\/]repos|bin[\\/](deb
 // static-AI or heuristic engine rather than a signature for a family.
 var machineLearningDetectionRe = regexp.MustCompile(`(?i)machine[- ]learning|\bml\b|\bml/|static ai|on-write|local analysis|file analysis ml|sensor-based ml|cloud-based ml|\bheuristic|predictive|\bai\b`)
 
+// namedThreatTerms name a ransomware or malware family in a detection.
+var namedThreatTerms = append(append([]string{}, ransomwareTerms...), malwareFamilyTerms...)
+
 // machineLearningOnly reports an alert whose detections are all a
 // machine-learning or heuristic engine's verdict: one detection or engine
 // (SentinelOne's "On-Write Static AI") names such an engine and none names
 // a malware family or ransomware.
 func machineLearningOnly(d *doc) bool {
 	detections := append(d.strs(detectionKeys...), d.strs("engines", "engine", "detectionengine", "detectionengines")...)
-	if name, _ := firstDetection(detections, append(append([]string{}, ransomwareTerms...), malwareFamilyTerms...)); name != "" {
+	if name, _ := firstDetection(detections, namedThreatTerms); name != "" {
 		return false
 	}
 	for _, det := range detections {

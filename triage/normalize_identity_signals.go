@@ -15,10 +15,9 @@ var userReportTerms = []string{
 // tokenAnomalyTerms are provider detections about the session's token;
 // an attacker-in-the-middle detection (Entra's attackerinTheMiddle) is a
 // session cookie taken by a phishing proxy.
-var tokenAnomalyTerms = []string{
+var tokenAnomalyTerms = append([]string{
 	"anomaloustoken", "tokenissueranomaly", "tokenlifetimeanomaly", "tokenreplay", "replayedtoken", "tokentheft", "stolentoken",
-	"attackerinthemiddle", "adversaryinthemiddle",
-}
+}, phishingProxyTerms...)
 
 // phishingProxyTerms are the provider detections that tie a session to
 // an attacker-in-the-middle phishing proxy.
