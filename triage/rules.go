@@ -125,26 +125,16 @@ func (rs *RuleSet) Rules() []Rule {
 	return append([]Rule(nil), rs.rules...)
 }
 
-// ruleEnv is what rule expressions see; meter bounds each run.
+// ruleEnv is what rule expressions see: the normalized fields under their
+// expr names, and the meter that bounds each run.
 type ruleEnv struct {
-	Shape    string           `expr:"shape"`
-	Format   string           `expr:"format"`
-	Severity int              `expr:"severity"`
-	Alert    AlertFields      `expr:"alert"`
-	Identity IdentityFields   `expr:"identity"`
-	Email    EmailFields      `expr:"email"`
-	Endpoint EndpointFields   `expr:"endpoint"`
-	Data     DataFields       `expr:"data"`
-	Network  NetworkFields    `expr:"network"`
-	Cloud    CloudFields      `expr:"cloud"`
-	MailRule MailRuleFields   `expr:"mail_rule"`
-	Consent  AppConsentFields `expr:"consent"`
+	Fields
 
 	meter *exprbudget.Meter
 }
 
 func newRuleEnv(f Fields) ruleEnv {
-	return ruleEnv{Shape: f.Shape, Format: f.Format, Severity: f.Severity, Alert: f.Alert, Identity: f.Identity, Email: f.Email, Endpoint: f.Endpoint, Data: f.Data, Network: f.Network, Cloud: f.Cloud, MailRule: f.MailRule, Consent: f.Consent}
+	return ruleEnv{Fields: f}
 }
 
 func ruleMeter(env any) *exprbudget.Meter {
