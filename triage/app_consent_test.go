@@ -13,9 +13,9 @@ func TestAppConsentIsRead(t *testing.T) {
 			{"displayName":"AppAddress","newValue":"https://docusign-secureview.herokuapp.com/auth/callback"}]}],"servicePrincipalContext":{"verifiedPublisher":null}}`,
 			AppConsentFields{Present: true, App: "DocuSign SecureView", PublisherVerified: "no", MailAccess: true, MailWrite: true,
 				ContentHostReply: "docusign-secureview.herokuapp.com", BrandName: "docusign"}},
-		{"flat webhook, verified, read only", `{"event_type":"oauth_consent_granted","data":{"details":{"app_display_name":"Zoom for Outlook",
+		{"flat webhook, verified, read only", `{"event_type":"oauth_consent_granted","data":{"details":{"app_display_name":"Zoom Meeting Scheduler for Outlook",
 			"publisher_verified":true,"scopes":["Calendars.ReadWrite","Mail.Read"]}}}`,
-			AppConsentFields{Present: true, App: "Zoom for Outlook", PublisherVerified: "yes", MailAccess: true, BrandName: "zoom"}},
+			AppConsentFields{Present: true, App: "Zoom Meeting Scheduler for Outlook", PublisherVerified: "yes", MailAccess: true, BrandName: "zoom"}},
 		{"no consent", `{"title":"Impossible travel","scopes":"Mail.Read"}`, AppConsentFields{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -109,7 +109,7 @@ func appDisplayName(d *doc) string {
 }
 
 // appBrand names the brand or lure an application's name invokes, before
-// any " for ...".
+// any " for ...", read the way a sender's display name is (displayBrand).
 func appBrand(name string) string {
 	low := strings.ToLower(name)
 	if low == "" {
@@ -120,12 +120,8 @@ func appBrand(name string) string {
 	if i := strings.Index(low, " for "); i >= 0 {
 		low = low[:i]
 	}
-	for _, b := range brands {
-		for _, a := range b.aliases {
-			if strings.Contains(low, a) {
-				return b.name
-			}
-		}
+	if b, ok := displayBrand(low); ok {
+		return b.name
 	}
 	return firstSubstring(low, lureAppWords)
 }
