@@ -92,8 +92,8 @@ func analyzePhishing(ind Indicators, d *doc, f EmailFields) Analysis {
 	}
 
 	impersonation := false
-	if b, ok := displayBrand(m.displayName); ok && m.senderDomain != "" && !brandOwnsHost(b, m.senderDomain) {
-		ev.add(0.20, "display name %q claims to be %s but the mail comes from %s", truncate(m.displayName, 60), b.name, m.senderDomain)
+	if f.DisplayNameBrand != "" {
+		ev.add(0.20, "display name %q claims to be %s but the mail comes from %s", truncate(m.displayName, 60), f.DisplayNameBrand, m.senderDomain)
 		impersonation = true
 	}
 	if role := matchedTerms(strings.ToLower(m.displayName), internalRoles); len(role) > 0 && len(m.orgDomains) > 0 && m.senderDomain != "" && !m.internal {
