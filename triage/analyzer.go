@@ -121,6 +121,9 @@ type evidence struct {
 	// resolved is set when a rule judged the red flags themselves benign
 	// (see Rule.Resolves).
 	resolved bool
+	// explained is set when a rule accounts for every red flag (see
+	// Rule.Explains): the verdict is benign whatever the score.
+	explained bool
 	// unwantedOnly is set when the only detection is a potentially
 	// unwanted program and nothing it did was hostile: such an alert is at
 	// most suspicious until a finding of its own (see strongRuleWeight)
@@ -217,6 +220,10 @@ func (ev *evidence) reasoning(class string) string {
 		}
 		fmt.Fprintf(&b, "%s (%+.2f). ", text, sg.weight)
 	}
+	if ev.explained {
+		fmt.Fprintf(&b, "Net score %.2f, with every red flag explained by a rule above: %s.", ev.score(), class)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "Net score %.2f: %s.", ev.score(), class)
 	return b.String()
 }
@@ -233,6 +240,8 @@ type thresholds struct {
 func (t thresholds) classify(ev *evidence) string {
 	s := ev.score()
 	switch {
+	case ev.explained:
+		return ClassBenign
 	case s >= t.malicious:
 		return ClassMalicious
 	case s >= t.suspicious:

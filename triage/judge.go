@@ -28,6 +28,7 @@ func applyRules(kind string, a Analysis, f Fields, hits []ruleHit) Analysis {
 		for _, h := range hits {
 			ev.addGrouped(h.rule.Group, h.rule.Weight, "%s", h.describe())
 			ev.resolved = ev.resolved || h.rule.Resolves
+			ev.explained = ev.explained || h.rule.Explains
 			ev.unwantedOnly = ev.unwantedOnly && h.rule.Weight < strongRuleWeight
 		}
 		ev.rules = true

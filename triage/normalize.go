@@ -301,6 +301,8 @@ func readAlert(d *doc) AlertFields {
 	}
 	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
 		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || a.TestFile
+	a.ExerciseAsset = exerciseAsset(d)
+	a.SecurityTesting = a.SecurityTesting || a.ExerciseAsset != ""
 	a.CorrelatedUserAction = correlatedUserAction(d)
 	seen := map[string]bool{}
 	for _, s := range d.strs("mitretechniques", "techniqueid", "techniques", "attacktechniques", "mitreattack") {

@@ -44,6 +44,10 @@ type AlertFields struct {
 	// SecurityTesting is set when the vendor or payload says the activity
 	// was an authorised test (red team, simulation, EICAR).
 	SecurityTesting bool `expr:"security_testing" json:"security_testing,omitempty"`
+	// ExerciseAsset quotes what designates the host or account for an
+	// authorised security exercise (a red-team device group, a
+	// breach-and-attack simulation's signer), "" when nothing does.
+	ExerciseAsset string `expr:"exercise_asset" json:"exercise_asset,omitempty"`
 	// DirectorySync is set when a replication alert is Entra Connect's own
 	// password-hash sync: its connector account on its server, krbtgt not
 	// asked for (see directorySyncReplication).

@@ -36,6 +36,12 @@ type Rule struct {
 	// (an analyst's false-positive resolution): when it fires, one strong
 	// malicious signal no longer bars a benign verdict on its own.
 	Resolves bool `yaml:"resolves"`
+	// Explains marks a resolving rule whose fact accounts for every red
+	// flag the alert carries (an authorised exercise on a host designated
+	// for it, a simulation sent through its own route): when it fires the
+	// verdict is benign however much the red flags weigh. The
+	// critical-severity guard still keeps a critical alert open.
+	Explains bool `yaml:"explains"`
 	// Group names the underlying fact the rule reads when other rules (or
 	// the analyzer's own signals) read it too: of the fired members of a
 	// group only the strongest counts on each side, so one encoded command
@@ -164,6 +170,9 @@ func (r *Rule) compile() error {
 	}
 	if r.Resolves && r.Weight > 0 {
 		return errors.New("only a benign (negative) rule can resolve")
+	}
+	if r.Explains && !r.Resolves {
+		return errors.New("a rule that explains the red flags must also resolve")
 	}
 	for _, k := range r.Kinds {
 		if !validKinds[k] {

@@ -1,0 +1,37 @@
+package triage
+
+import "testing"
+
+// A credential-theft tool on a host its device group designates for a red
+// team's exercise, or run by a breach-and-attack simulation's own agent, is
+// the exercise: the designation explains the tool however strongly it
+// reads. The same detection on an ordinary host, or with only a threat
+// label naming a red-team tool, stays open, and so does a critical one.
+func TestExerciseAssetExplainsTheAttackTooling(t *testing.T) {
+	base := map[string]any{
+		"title":              "HackTool:Win64/Mimikatz!pz",
+		"category":           "CredentialAccess",
+		"severity":           "high",
+		"computerDnsName":    "ws-0417.corp.fabrikam.com",
+		"rbacGroupName":      "Finance Workstations",
+		"processCommandLine": `mimikatz.exe "privilege::debug" "sekurlsa::logonpasswords" exit`,
+		"sha256":             "912018ab3c6b16b39ee84f17745ff0c80a33cee241013ec35d0281e40c0658d9",
+	}
+	alert := func(extra map[string]any) map[string]any { return withFields(base, extra) }
+	checkClosed(t, "malware", []closeCase{
+		{"ordinary host", alert(nil), false},
+		{"red team device group", alert(map[string]any{"rbacGroupName": "Red Team - Engagement Hosts (isolated VLAN)"}), true},
+		{"penetration test machine tag", alert(map[string]any{"machineTags": []any{"NonProduction", "PENTEST-AUTHORIZED"}}), true},
+		{"simulation agent parent", alert(map[string]any{
+			"parentProcessSigner": "AttackIQ, Inc.",
+			"parentProcessPath":   `C:\Program Files\AttackIQ\FireDrill\ai_agent.exe`}), true},
+		{"threat label naming a red-team tool", alert(map[string]any{"tags": []any{"RedTeamTool", "credential-theft"}}), false},
+		{"description mentions testers", alert(map[string]any{
+			"description": "Tools such as this are used by attackers and by penetration testers."}), false},
+	})
+	critical := analyze(t, Incident{IncidentType: "malware", Severity: "critical", RawData: alert(map[string]any{
+		"severity": "critical", "rbacGroupName": "Red Team Range"})})
+	if critical.Verdict.Classification == ClassBenign {
+		t.Errorf("a critical detection on an exercise host was closed: %s", critical.Verdict.Reasoning)
+	}
+}

@@ -1,0 +1,59 @@
+package triage
+
+import "strings"
+
+// exerciseAssetKeys are where products and SIEM enrichment say what a host
+// or an account is for: device groups and tags (Defender's rbacGroupName
+// and machineTags, Falcon grouping tags, SentinelOne groups and sites,
+// Cortex endpoint groups), directory OUs and group memberships, network
+// segments and departments.
+var exerciseAssetKeys = []string{
+	"rbacgroupname", "machinetags", "devicetags", "hosttags", "sensortags", "groupingtags",
+	"groups", "groupname", "hostgroup", "hostgroups", "devicegroup", "devicegroups", "endpointgroup", "endpointgroups",
+	"sitename", "site", "policyname", "ou", "deviceou", "hostadou", "hostou", "organizationalunit", "distinguishedname",
+	"hostvlan", "vlan", "segment", "networksegment", "department", "usergroups", "adgroups", "memberof", "tags",
+}
+
+// exerciseTeamTerms name a security exercise, as normKey folds them: a red,
+// purple or penetration-testing team's hosts, or a breach-and-attack
+// simulation's targets.
+var exerciseTeamTerms = []string{"redteam", "purpleteam", "pentest", "penetrationtest", "bastarget", "breachandattack", "adversaryemulation"}
+
+// exerciseToolTerms are breach-and-attack simulation frameworks whose own
+// programs, paths or signers run the simulated attack, as normKey folds
+// them.
+var exerciseToolTerms = []string{"invokeatomictest", "atomicredteam", "attackiqinc", "programfilesattackiq", "programdataattackiq", "safebreach", "cymulate"}
+
+// exerciseAsset returns what designates the alert's host or account for an
+// authorised security exercise ("" when nothing does): a device group,
+// tag, OU or segment named for a red, purple or penetration-testing team,
+// or a breach-and-attack simulation framework running the activity. A tag
+// that names a tool ("RedTeamTool", a threat-intelligence label) describes
+// the detection, not the asset, and does not count.
+func exerciseAsset(d *doc) string {
+	for _, s := range d.strs(exerciseAssetKeys...) {
+		k := normKey(s)
+		if len(k) > 120 || containsAnyTerm(k, "tool", "framework", "malware", "implant", "c2") {
+			continue
+		}
+		if containsAnyTerm(k, exerciseTeamTerms...) {
+			return s
+		}
+	}
+	for _, e := range d.entries {
+		if !processValueKey(e.key) {
+			continue
+		}
+		if s, ok := e.val.(string); ok && containsAnyTerm(normKey(s), exerciseToolTerms...) {
+			return s
+		}
+	}
+	return ""
+}
+
+// processValueKey reports whether a payload key holds a process's path,
+// command line or signer.
+func processValueKey(key string) bool {
+	return strings.Contains(key, "commandline") || strings.Contains(key, "cmdline") || strings.HasSuffix(key, "path") ||
+		strings.Contains(key, "signer") || strings.HasSuffix(key, "imagefilename") || key == "parentchain"
+}
