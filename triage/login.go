@@ -36,6 +36,7 @@ var (
 // for the current one; prev is the previous sign-in the payload states, or
 // nil.
 func signInDocs(raw map[string]any) (cur, prev *doc) {
+	raw = pingOneActivity(raw)
 	cur = newDoc(raw, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
 	if pm := cur.maps(previousLoginKeys...); len(pm) > 0 {
 		prev = newDoc(pm[0])

@@ -65,7 +65,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	f.PrivacyRelay = strings.Contains(cur.compactText(), "privaterelay")
 	if v, ok := cur.boolean("ishosting", "isdatacenter", "hosting", "datacenter"); ok && v {
 		f.Hosting = true
-	} else if isp := strings.ToLower(f.ISP + " " + cur.str("usagetype", "domain", "connectiontype")); firstSubstring(isp, hostingProviders) != "" || containsTerm(netText, "hosting") {
+	} else if isp := strings.ToLower(f.ISP + " " + cur.str("usagetype", "domain", "connectiontype") + " " + addressNote(cur, f.SourceIP)); firstSubstring(isp, hostingProviders) != "" || containsTerm(netText, "hosting") || containsTerm(isp, "hosting") {
 		f.Hosting = true
 	}
 	if f.ASN == "" {

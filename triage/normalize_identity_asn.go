@@ -48,3 +48,21 @@ func asnText(asn string) string {
 func hostingASN(asn string) bool {
 	return hostingASNs[asnText(asn)]
 }
+
+// addressNote returns what an enrichment map says about ip when it keys
+// its notes by address ({"149.28.92.177": "AS20473 Vultr (hosting)"}),
+// "" when none does.
+func addressNote(cur *doc, ip string) string {
+	if ip == "" {
+		return ""
+	}
+	k := normKey(ip)
+	for _, e := range cur.entries {
+		if e.key == k {
+			if s, ok := e.val.(string); ok {
+				return s
+			}
+		}
+	}
+	return ""
+}

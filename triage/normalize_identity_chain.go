@@ -70,6 +70,9 @@ func signInView(raw map[string]any) map[string]any {
 	if s.grant != "" {
 		view["chainPrivilegeGrant"] = s.grant
 	}
+	if s.enrolled != "" {
+		view["chainFactorEnrolled"] = s.enrolled
+	}
 	if s.deniedElsewhere != "" && fe.Result == "success" {
 		view["factorRefusedFromAddress"] = s.deniedElsewhere
 	}
@@ -136,6 +139,9 @@ type chainSummary struct {
 	pushes   int    // second-factor prompts sent before it
 	tamper   string // the account change made at or after it, if any
 	grant    string // the privilege grant made after it, if any
+	// enrolled is a second factor the same user enrolled from the same
+	// address, before or after it: the session keeping the account.
+	enrolled string
 	// deniedElsewhere is the address of a refused second factor from
 	// another address than the focus's: the password was right there.
 	deniedElsewhere string
@@ -148,6 +154,9 @@ func summarizeChain(events []chainEvent, focus int) chainSummary {
 	sent := 0
 	for i, ev := range events {
 		e := ev.fields
+		if i != focus && factorEnrolment(e.Event) && e.Result == "success" && sameUser(e.User, fe.User) && sameAddress(e.SourceIP, fe.SourceIP) {
+			s.enrolled = e.Event
+		}
 		if i > focus {
 			if e.AccountTamper && sameUser(e.User, fe.User) && !replacedFactor(events, i) {
 				s.tamper = e.Event
@@ -235,12 +244,24 @@ func replacedFactor(events []chainEvent, i int) bool {
 // push sent or a factor enrolled "succeeds" without anyone signing in.
 func signInEvent(f IdentityFields) bool {
 	ev := normKey(f.Event)
-	for _, not := range []string{"push", "factoractivate", "factordeactivate", "mfafactor", "enroll", "updatepassword", "resetpassword", "resetall"} {
+	for _, not := range []string{"push", "factoractivate", "factordeactivate", "mfafactor", "enroll", "updatepassword", "resetpassword", "passwordreset", "resetall"} {
 		if strings.Contains(ev, not) {
 			return false
 		}
 	}
 	return true
+}
+
+// factorEnrolment reports whether an event name is a second factor being
+// enrolled: Okta factor activation, Entra "User registered security
+// info", Google 2SV enrolment, an MFA device paired.
+func factorEnrolment(event string) bool {
+	return containsAnyTerm(normKey(event), "factoractivate", "factorenroll", "2svenroll", "registeredsecurityinfo", "registersecurityinfo", "mfaregist", "mfadeviceregist")
+}
+
+// sameAddress is sameUser for addresses: unstated matches anything.
+func sameAddress(a, b string) bool {
+	return a == "" || b == "" || a == b
 }
 
 func sameUser(a, b string) bool {

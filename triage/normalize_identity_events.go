@@ -139,6 +139,7 @@ func readIdentityEvents(f *IdentityFields, cur *doc, rule MailRuleFields) {
 	if firstSubstring(names, privilegeGrantEvents) != "" || cur.has("chainprivilegegrant") {
 		f.PrivilegeGrant = true
 	}
+	f.SessionFactorEnrolled = cur.has("chainfactorenrolled")
 }
 
 // readApproverPlace compares where the sign-in came from with where its

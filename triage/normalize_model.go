@@ -202,6 +202,9 @@ type IdentityFields struct {
 	// granted, an API token created (Okta privilege grants, Entra "Add
 	// member to role", Google role assignments).
 	PrivilegeGrant bool `expr:"privilege_grant" json:"privilege_grant,omitempty"`
+	// SessionFactorEnrolled is set when, in the events around the sign-in,
+	// the same user enrolled a new second factor from the same address.
+	SessionFactorEnrolled bool `expr:"session_factor_enrolled" json:"session_factor_enrolled,omitempty"`
 	// DisabledAccount is set when the sign-in was tried on an account
 	// that is disabled or deactivated (Entra error 50057, Windows
 	// sub-status 0xC0000072, a detection naming it): someone still holds
