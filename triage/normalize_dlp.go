@@ -51,6 +51,10 @@ type DataFields struct {
 	// BusinessPartner is set when the context names the destination as a
 	// contracted provider or partner of the organisation.
 	BusinessPartner bool `expr:"business_partner" json:"business_partner,omitempty"`
+	// BusinessJustified is set when the user's justification for an
+	// override names a business purpose or a case, ticket or request
+	// reference, and no personal one.
+	BusinessJustified bool `expr:"business_justified" json:"business_justified,omitempty"`
 }
 
 // readDataFields fills DataFields from Purview, Netskope, Google Workspace
@@ -59,12 +63,12 @@ type DataFields struct {
 func readDataFields(d *doc) DataFields {
 	f := DataFields{
 		User:        d.str("userprincipalname", "actor", "user", "resourceowneremail", "email", "triggeringuseremail", "userid"),
-		Destination: d.str("recipientemailaddress", "recipient", "recipients", "destination", "instanceid", "targetdomain", "destinationdomain"),
+		Destination: d.str("recipientemailaddress", "recipient", "recipients", "destination", "instanceid", "targetdomain", "destinationdomain", "to"),
 	}
 	if f.Destination == "" {
 		f.Destination = d.str("site", "url")
 	}
-	for _, m := range d.maps("sensitiveinfotypes", "sensitiveinfotypedata", "matches", "detections") {
+	for _, m := range d.maps("sensitiveinfotypes", "sensitiveinfotypedata", "sensitiveinformation", "matches", "detections") {
 		if n, ok := newDoc(m).number("count", "matchcount"); ok && int(n) > f.Matches {
 			f.Matches = int(n)
 		}
@@ -120,15 +124,31 @@ func readDataFields(d *doc) DataFields {
 	if v, ok := d.boolean("encrypted", "isencrypted", "hardwareencrypted", "deviceencrypted"); ok && v {
 		f.Encrypted = true
 	}
-	if v, ok := d.boolean("useroverride", "overridden", "override"); ok && v {
+	if v, ok := d.boolean("useroverride", "overridden", "override", "overriddenbyuser"); ok && v {
 		f.Override = true
 	}
-	reason := normKey(d.str("overridejustification", "justification", "userjustification"))
-	f.PersonalReason = containsAnyTerm(reason, "personal", "myown", "private", "backup") && !containsAnyTerm(reason, "business")
+	// Purview's audit record states an override as its exception's reason.
+	for _, m := range d.maps("exceptioninfo") {
+		if normKey(newDoc(m).str("reason")) == "override" {
+			f.Override = true
+		}
+	}
+	justification := d.str("overridejustification", "justification", "userjustification")
+	reason := normKey(justification)
+	// The user's own subject line ("personal backup") says the same when
+	// the mail goes to their own consumer mailbox.
+	own := reason + " " + normKey(d.str("subject"))
+	f.PersonalReason = containsAnyTerm(own, "personal", "myown", "private", "backup") && !containsAnyTerm(own, "business")
+	f.BusinessJustified = !f.PersonalReason && (containsAnyTerm(reason, "business") || businessReferenceRe.MatchString(justification))
 	f.Departing = departingUser(d)
 	f.TestCardsOnly = onlyTestCards(d.text)
 	return f
 }
+
+// businessReferenceRe finds a case, ticket, request or change reference in
+// a justification ("case DSP-2025-118734", "ticket HR-PAY-0042",
+// "CHG0041127").
+var businessReferenceRe = regexp.MustCompile(`(?i)\b(case|ticket|ref|request|change|po|invoice)\b[\s:#.-]{0,3}(?:[a-z]{1,8}-){0,3}\d{3,}|\b(chg|inc|ritm|req|sr)\d{5,}\b`)
 
 // emailDomain returns the part after the last '@', or "".
 func emailDomain(addr string) string {

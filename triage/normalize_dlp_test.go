@@ -22,7 +22,7 @@ func TestReadDataFields(t *testing.T) {
 			"dlpDetails": {"sensitiveInfoTypes": [{"count": 14}], "encryption": "Office 365 Message Encryption",
 				"recipientDomainAllowList": ["adp.com"], "overrideJustification": "business justification: onboarding"}}`,
 			DataFields{User: "payroll.ops@contoso.com", Destination: "implementation@adp.com", Matches: 14,
-				Sanctioned: true, Encrypted: true}},
+				Sanctioned: true, Encrypted: true, BusinessJustified: true}},
 		{"an allow list cannot sanction a consumer mailbox", `{
 			"user": "a@contoso.com", "recipient": "someone@gmail.com", "recipientDomainAllowList": ["gmail.com"]}`,
 			DataFields{User: "a@contoso.com", Destination: "someone@gmail.com", Personal: true}},
