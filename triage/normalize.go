@@ -215,7 +215,21 @@ func detectShape(raw map[string]any, d *doc) (shape, format string) {
 	if keys["evidence"] && (keys["detectionsource"] || keys["servicesource"]) {
 		return graphAlertShape(d), "graph_alert"
 	}
+	if keys["eventcode"] && signInEventCodes[strings.TrimSpace(d.scalarStr("eventcode"))] {
+		return "identity", ""
+	}
 	return contentShape(keys), ""
+}
+
+// signInEventCodes are the Windows and AD FS event IDs of a sign-in or a
+// credential check, which a log search forwards by EventCode: Windows
+// logons (4624, 4625), explicit credentials (4648), Kerberos
+// pre-authentication and NTLM validation failures (4771, 4776), lockouts
+// (4740), and AD FS token issuance and credential validation (1200-1203,
+// 411 for a bad password on the extranet, 342 for an extranet lockout).
+var signInEventCodes = map[string]bool{
+	"4624": true, "4625": true, "4648": true, "4740": true, "4771": true, "4776": true,
+	"1200": true, "1201": true, "1202": true, "1203": true, "411": true, "342": true,
 }
 
 // contentShape guesses the family of an unrecognised payload from the

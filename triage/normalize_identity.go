@@ -37,7 +37,7 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 func readSignInFields(cur, prev *doc) IdentityFields {
 	f := IdentityFields{
 		User:      cur.str("userprincipalname", "alternateid", "username", "user", "email", "upn", "accountname", "principal", "login", "actor"),
-		SourceIP:  cur.str("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip"),
+		SourceIP:  sourceAddress(cur),
 		Country:   cur.str(countryKeys...),
 		City:      cur.str("city", "cityname"),
 		ASN:       cur.str("asn", "asnumber", "autonomoussystemnumber", "asnnumber"),
@@ -208,6 +208,18 @@ func readWindowsLogon(f *IdentityFields, cur *doc) {
 	if n, ok := cur.number("successcount", "successes"); ok && n == 0 && id != "" {
 		f.Result = "failure"
 	}
+}
+
+// sourceAddress returns the sign-in's source address. A bare number is
+// not one: a SIEM's count named for the source ("distinct users failed
+// same src 60m") can be indexed under the same short name.
+func sourceAddress(cur *doc) string {
+	for _, s := range cur.strs("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip") {
+		if s = strings.TrimSpace(s); s != "" && strings.Trim(s, "0123456789") != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 // readOktaBehaviors reads Okta's behaviour detections, which arrive as
