@@ -252,8 +252,11 @@ type EmailFields struct {
 	// provider's consent page asking for mail or file permissions for an
 	// application on no known brand's or the organisation's domain, or ""
 	// (see consentPhishLink).
-	ConsentLink string   `expr:"consent_link" json:"consent_link,omitempty"`
-	LinkHosts   []string `expr:"link_hosts" json:"link_hosts,omitempty"`
+	ConsentLink string `expr:"consent_link" json:"consent_link,omitempty"`
+	// EncodedAddressLink is the e-mail address a link carries
+	// base64-encoded (a phishing kit pre-filling its sign-in page), or "".
+	EncodedAddressLink string   `expr:"encoded_address_link" json:"encoded_address_link,omitempty"`
+	LinkHosts          []string `expr:"link_hosts" json:"link_hosts,omitempty"`
 	// ContentHostLinks counts links to customer-content hosts that are
 	// not the organisation's own tenant.
 	ContentHostLinks int `expr:"content_host_links" json:"content_host_links,omitempty"`
