@@ -201,6 +201,19 @@ func (d *doc) str(names ...string) string {
 	return ""
 }
 
+// firstOf is str with names in priority order: the value of the first
+// name present, where str takes whichever named field comes first in the
+// payload. A user object ({"ipAddress", "userPrincipalName"}) under
+// "user" is not the principal name beside or below it.
+func (d *doc) firstOf(names ...string) string {
+	for _, n := range names {
+		if s := d.str(n); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
 // scalarStr is str without descending into objects: a key such as
 // "parent" or "signature" may hold a whole object whose first leaf is not
 // the name sought.

@@ -61,6 +61,8 @@ var contextWords = setOf(append([]string{"usual", "previous", "prev", "prior", "
 	"container", "pod",
 	// What happened around the event is not the event, nor what followed.
 	"surrounding", "history",
+	// A reply-to address ("Reply-To") is not a recipient ("to").
+	"reply",
 	// An OData annotation ("@odata.type", "@odata.context") describes the
 	// payload's schema, not the alert: "#microsoft.graph.security.alert"
 	// is no title.

@@ -36,7 +36,7 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 // indexed by signInDocs.
 func readSignInFields(cur, prev *doc) IdentityFields {
 	f := IdentityFields{
-		User:      cur.str("userprincipalname", "alternateid", "username", "user", "email", "upn", "accountname", "principal", "login", "actor"),
+		User:      cur.firstOf("userprincipalname", "alternateid", "username", "user", "email", "upn", "accountname", "principal", "login", "actor"),
 		SourceIP:  sourceAddress(cur),
 		Country:   cur.str(countryKeys...),
 		City:      cur.str("city", "cityname"),

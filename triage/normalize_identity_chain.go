@@ -107,6 +107,18 @@ func signInView(raw map[string]any) map[string]any {
 			}
 		}
 	}
+	// Likewise where the address is: a later event of the session (a
+	// sign-in with the factor just enrolled) may leave out the network and
+	// place its first sign-in from the same address recorded.
+	if fe.ASN == "" && fe.Country == "" && fe.SourceIP != "" {
+		for i := focus - 1; i >= 0; i-- {
+			e := events[i].fields
+			if (e.ASN != "" || e.Country != "") && sameUser(e.User, fe.User) && e.SourceIP == fe.SourceIP {
+				view["sessionNetwork"] = map[string]any{"asn": e.ASN, "isp": e.ISP, "country": e.Country, "city": e.City}
+				break
+			}
+		}
+	}
 	// The provider's reasons for flagging the session (Tor, a changed
 	// fingerprint) may likewise sit on an earlier event of the same user
 	// and address, while the focus carries only what the session went on
@@ -319,8 +331,10 @@ func longestEventList(raw map[string]any) (best []map[string]any, holder map[str
 	return best, holder
 }
 
-// signInEvents returns the list's elements when they are all sign-in or
-// account events of one user directory (each names a user and an outcome).
+// signInEvents returns the list's sign-in or account events (each names
+// a user and an outcome) when they are at least two and most of the list:
+// a SIEM's contributing events may mix in a ticket or a note, which is
+// context, not a sign-in.
 func signInEvents(v []any) []map[string]any {
 	if len(v) < 2 {
 		return nil
@@ -333,11 +347,14 @@ func signInEvents(v []any) []map[string]any {
 		}
 		d := newDoc(m)
 		if !d.has(userKeys...) || !d.has("errorcode", "outcome", "result", "events", "status") {
-			return nil
+			continue
 		}
 		if len(out) < maxChainEvents {
 			out = append(out, m)
 		}
+	}
+	if len(out) < 2 || 2*len(out) < len(v) {
+		return nil
 	}
 	return out
 }
