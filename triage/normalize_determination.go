@@ -10,12 +10,13 @@ import "strings"
 // These readers fold them by meaning.
 
 // verdictKeys are the fields that carry a product's or an analyst's
-// conclusion, in order of authority: an analyst's resolution outranks the
+// conclusion, in order of authority: the product's current disposition
+// after a reclassification comes first, an analyst's resolution outranks the
 // engine's own confidence, which comes before a bare classification that
 // some products use for the threat type ("Malware") whatever the
 // confidence; a scan or sandbox "result" comes last.
 var verdictKeys = []string{
-	"analystverdict", "analystdetermination", "determination", "determinationvalue", "investigationresult",
+	"currentdisposition", "currentverdict", "analystverdict", "analystdetermination", "determination", "determinationvalue", "investigationresult",
 	"resolutionstatus", "resolutionreason", "dispositionlabel", "closereason", "closurereason",
 	"workflowreason", "threatstatus", "confidencelevel", "confidenceindicator", "classification", "classificationreason", "verdict",
 	"judgement", "judgment", "judgementstatus", "finalverdict", "threatverdict", "resolution", "disposition",
@@ -72,7 +73,13 @@ func vendorVerdict(d *doc) (verdict, source string) {
 // ("file_wildfire_verdict": "BENIGN" on the signed program a loader
 // hijacked) or of a parent process is that file's, not the product
 // clearing the alert.
+//
+// Where several values under name disagree (a clean attachment beside a
+// phishing link, a click allowed and then blocked once the page was
+// judged), a malicious or suspicious one wins: the product saw the threat
+// in one part, and the clean part does not clear the whole.
 func (d *doc) conclusion(name string) string {
+	first := ""
 	for _, e := range d.entries {
 		if e.key != name {
 			continue
@@ -81,13 +88,20 @@ func (d *doc) conclusion(name string) string {
 			if raw = strings.TrimSpace(raw); raw == "" {
 				continue
 			}
-			if vendorVerdictOf(raw) == "false_positive" && artifactScope(e.scope) {
+			v := vendorVerdictOf(raw)
+			if v == "false_positive" && artifactScope(e.scope) {
 				break
 			}
-			return raw
+			if v == "malicious" || v == "suspicious" {
+				return raw
+			}
+			if first == "" {
+				first = raw
+			}
+			break
 		}
 	}
-	return ""
+	return first
 }
 
 // artifactScope reports whether scope, an entry's path, sits on one of the
