@@ -328,6 +328,8 @@ func readAlert(d *doc) AlertFields {
 	}
 	sort.Strings(a.Techniques)
 	a.DirectorySync = directorySyncReplication(a, d.text)
+	a.FederationChange = federationChange(d)
+	a.FederationWithGrant = a.FederationChange != "" && privilegeGranted(d)
 	return a
 }
 

@@ -48,6 +48,14 @@ type AlertFields struct {
 	// authorised security exercise (a red-team device group, a
 	// breach-and-attack simulation's signer), "" when nothing does.
 	ExerciseAsset string `expr:"exercise_asset" json:"exercise_asset,omitempty"`
+	// FederationChange is the event that changed how the tenant
+	// authenticates: a domain federated, an identity provider added, a
+	// partner tenant's MFA trusted (see federationChange); "" for none.
+	FederationChange string `expr:"federation_change" json:"federation_change,omitempty"`
+	// FederationWithGrant is set when the same payload also hands out an
+	// administrator role or creates an account: the intruder making
+	// themselves the admin who then changes the trust.
+	FederationWithGrant bool `expr:"federation_with_grant" json:"federation_with_grant,omitempty"`
 	// DirectorySync is set when a replication alert is Entra Connect's own
 	// password-hash sync: its connector account on its server, krbtgt not
 	// asked for (see directorySyncReplication).
