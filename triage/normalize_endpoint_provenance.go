@@ -16,11 +16,12 @@ import (
 
 // managementAgents are the processes of endpoint management, inventory
 // and monitoring agents that run scripts the organisation assigns them:
-// NinjaOne, Tanium, Configuration Manager, Intune, SCOM, ConnectWise
+// NinjaOne, Tanium, Configuration Manager (its client, package runner and
+// task sequence manager), Intune, SCOM, ConnectWise
 // Automate, BigFix, Datto RMM, Kaseya, ManageEngine, Automox, PDQ, Jamf.
 // Remote-support tools attackers install for themselves are not here.
 var managementAgents = []string{
-	"ninjarmmagent.exe", "ninjarmmagentpatcher.exe", "taniumclient.exe", "taniumcx.exe", "ccmexec.exe",
+	"ninjarmmagent.exe", "ninjarmmagentpatcher.exe", "taniumclient.exe", "taniumcx.exe", "ccmexec.exe", "smsswd.exe", "tsmanager.exe",
 	"agentexecutor.exe", "intunemanagementextension.exe", "microsoft.management.services.intunewindowsagent.exe",
 	"monitoringhost.exe", "healthservice.exe", "ltsvc.exe", "besclient.exe", "aemagent.exe", "agentmon.exe",
 	"dcagentservice.exe", "amagent.exe", "pdqdeployrunner", "jamfagent", "/usr/local/jamf/bin/jamf",
