@@ -121,6 +121,14 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	if v, ok := d.boolean("clicked", "userclicked", "clickallowed", "urlclicked"); ok && v || d.has("clicktime", "clickip") {
 		f.Clicked = true
 	}
+	// Mimecast's URL Protect logs the recipient choosing to go on past
+	// its warning page ("userAwarenessAction": "Continue", a user override
+	// of Continue, "Warn, User Continued").
+	for _, s := range d.scalarStrs("userawarenessaction", "useroverride", "actions") {
+		if k := normKey(s); strings.HasPrefix(k, "continue") || strings.Contains(k, "usercontinued") {
+			f.Clicked, f.ContinuedPastWarning = true, true
+		}
+	}
 	if v, ok := d.boolean("userreported", "reportedbyuser", "isuserreported"); ok && v || containsAnyTerm(normKey(lowerJoin(d.scalarStrs("eventtype", "reporttype", "source", "type", "alerttype"))), "userreported", "reportedphish", "reportphish", "suspiciousmessagereported") {
 		f.UserReported = true
 	}

@@ -261,6 +261,9 @@ type EmailFields struct {
 	// application on no known brand's or the organisation's domain, or ""
 	// (see consentPhishLink).
 	ConsentLink string `expr:"consent_link" json:"consent_link,omitempty"`
+	// ContinuedPastWarning is set when the recipient was shown the
+	// gateway's warning page for the link and chose to go on to it.
+	ContinuedPastWarning bool `expr:"continued_past_warning" json:"continued_past_warning,omitempty"`
 	// EncodedAddressLink is the e-mail address a link carries
 	// base64-encoded (a phishing kit pre-filling its sign-in page), or "".
 	EncodedAddressLink string   `expr:"encoded_address_link" json:"encoded_address_link,omitempty"`
