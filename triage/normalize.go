@@ -215,11 +215,23 @@ func detectShape(raw map[string]any, d *doc) (shape, format string) {
 	if keys["evidence"] && (keys["detectionsource"] || keys["servicesource"]) {
 		return graphAlertShape(d), "graph_alert"
 	}
-	if keys["eventcode"] && signInEventCodes[strings.TrimSpace(d.scalarStr("eventcode"))] {
-		return "identity", ""
+	if keys["eventcode"] {
+		code := strings.TrimSpace(d.scalarStr("eventcode"))
+		switch {
+		case signInEventCodes[code]:
+			return "identity", ""
+		case processEventCodes[code] || code == "1" && strings.Contains(strings.ToLower(d.str("source", "sourcetype")), "sysmon"):
+			return "endpoint", ""
+		}
 	}
 	return contentShape(keys), ""
 }
+
+// processEventCodes are the Windows event IDs of a program started or a
+// script run, which a log search forwards by EventCode: process creation
+// (4688), a service installed (4697, 7045), a PowerShell script block or
+// module logged (4104, 4103); Sysmon's process creation is event 1.
+var processEventCodes = map[string]bool{"4688": true, "4697": true, "7045": true, "4104": true, "4103": true}
 
 // signInEventCodes are the Windows and AD FS event IDs of a sign-in or a
 // credential check, which a log search forwards by EventCode: Windows

@@ -3,8 +3,9 @@ package triage
 import "testing"
 
 // A log search forwarding a Windows or AD FS sign-in event by its
-// EventCode is a sign-in, read by the identity readers; another event
-// code is not. A count named for the source address is not the address.
+// EventCode is a sign-in, read by the identity readers; a process started
+// or a service installed is an endpoint event; another event code is
+// neither. A count named for the source address is not the address.
 func TestLogSearchSignInEventCodesAreSignIns(t *testing.T) {
 	search := func(code string) map[string]any {
 		return map[string]any{
@@ -18,7 +19,7 @@ func TestLogSearchSignInEventCodesAreSignIns(t *testing.T) {
 			},
 		}
 	}
-	for code, want := range map[string]string{"1203": "identity", "411": "identity", "4625": "identity", "7045": ""} {
+	for code, want := range map[string]string{"1203": "identity", "411": "identity", "4625": "identity", "7045": "endpoint", "4688": "endpoint", "5136": ""} {
 		f := normalize(Incident{IncidentType: "alert", RawData: search(code)}, Indicators{})
 		if f.Shape != want {
 			t.Errorf("EventCode %s read as shape %q, want %q", code, f.Shape, want)
