@@ -340,6 +340,7 @@ func readAlert(d *doc) AlertFields {
 	}
 	sort.Strings(a.Techniques)
 	a.DirectorySync = directorySyncReplication(a, d.text)
+	a.ChangeReference = changeReference(d)
 	a.FederationChange = federationChange(d)
 	a.FederationWithGrant = a.FederationChange != "" && privilegeGranted(d)
 	return a

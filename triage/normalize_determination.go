@@ -1,6 +1,9 @@
 package triage
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Products state their own conclusion about an alert under many names
 // (Graph classification and determination, SentinelOne analystVerdict and
@@ -244,4 +247,16 @@ func dispositionFlagged(d *doc) bool {
 		}
 	}
 	return false
+}
+
+// changeReferenceRe finds a change-management record's identifier in the
+// alert: a ServiceNow or Jira change number (CHG0041187, CHG-7720,
+// CR-20251030) or a change ticket, request or record named with a number.
+var changeReferenceRe = regexp.MustCompile(`(?i)\b(chg-?\d{3,}|cr-\d{4,})\b|\bchange (?:ticket|request|record)\s*(?:#|no\.?|number|id)?\s*:?\s*[a-z]{0,6}-?\d{3,}`)
+
+// changeReference returns the first change-management reference in the
+// payload (see changeReferenceRe), or "": analysts and SOAR enrichment
+// note the change an alert's activity was approved under.
+func changeReference(d *doc) string {
+	return changeReferenceRe.FindString(d.text)
 }

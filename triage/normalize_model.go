@@ -56,6 +56,9 @@ type AlertFields struct {
 	// administrator role or creates an account: the intruder making
 	// themselves the admin who then changes the trust.
 	FederationWithGrant bool `expr:"federation_with_grant" json:"federation_with_grant,omitempty"`
+	// ChangeReference is the change-management record the payload names
+	// (CHG0041187, "change request 88120"), or "".
+	ChangeReference string `expr:"change_reference" json:"change_reference,omitempty"`
 	// DirectorySync is set when a replication alert is Entra Connect's own
 	// password-hash sync: its connector account on its server, krbtgt not
 	// asked for (see directorySyncReplication).
