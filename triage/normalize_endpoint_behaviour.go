@@ -63,6 +63,12 @@ type EndpointBehaviour struct {
 	// file runs under (kswapd0, kworker/0:1): kernel threads have no file
 	// on disk, so a program so named is hiding in the process list.
 	KernelThreadName string `expr:"kernel_thread_name" json:"kernel_thread_name,omitempty"`
+	// ShellService is set when a service's program is a command shell
+	// echoing into a named pipe or into a batch file it then runs: the
+	// named-pipe impersonation of getsystem (Meterpreter, Cobalt Strike)
+	// and Impacket smbexec's service per command. Installers register
+	// programs, not shell one-liners.
+	ShellService bool `expr:"shell_service" json:"shell_service,omitempty"`
 	// RemoteToolFromMail is set when a remote-access tool was installed
 	// from a package a user fetched through an e-mail (an attachment or
 	// a link in a message the alert carries).
@@ -117,7 +123,7 @@ func hostileBehaviour(f *EndpointFields) string {
 		{b.AdminGroupAdd, "administrators group add"}, {b.RemoteAccess != "" && b.Discovery >= 2, "remote access then discovery"},
 		{f.OfficeParent && f.LOLBin, "office application starts a system binary"},
 		{b.CloudExfil != "", "folder sync to consumer cloud storage"}, {b.Masquerade != "", "renamed dual-use tool"},
-		{b.DownloadExecute, "download run as code"}, {b.LogClearing, "event logs cleared"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"},
+		{b.DownloadExecute, "download run as code"}, {b.ShellService, "shell one-liner installed as a service"}, {b.LogClearing, "event logs cleared"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"},
 	} {
 		if c.on {
 			return c.name
@@ -125,6 +131,11 @@ func hostileBehaviour(f *EndpointFields) string {
 	}
 	return ""
 }
+
+// shellServiceRe finds a command shell that echoes into a named pipe
+// (getsystem: "cmd.exe /c echo qhtbvl > \\.\pipe\qhtbvl") or, as
+// smbexec does, echoes a command into a batch file to run and delete.
+var shellServiceRe = regexp.MustCompile(`(cmd(\.exe)?|%comspec%)"?\s+(/q\s+)?/c\s+echo\s[^\n]{0,120}(>|&gt;)\s*\\\\\.\\pipe\\|%comspec%\s+/q\s+/c\s+echo\s[^\n]{0,200}\.bat\s*&\s*%comspec%`)
 
 var adminGroupAddRe = regexp.MustCompile(`net1?(\.exe)?\s+(localgroup|group)\s+"?(administrators|domain admins|enterprise admins)"?\s+\S+.*\s/add\b|add-(localgroupmember|adgroupmember)\s.*(administrators|domain admins)`)
 
@@ -184,6 +195,7 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.LogClearing = logClearingRe.MatchString(commands) || logClearingRe.MatchString(d.text)
 	b.RemoteToolFromMail = b.RemoteAccess != "" && remoteToolFromMail(d, tree)
 	b.KernelThreadName = kernelThreadDisguise(f.Process, f.FilePath)
+	b.ShellService = shellServiceRe.MatchString(tree)
 	b.Hostile = hostileBehaviour(f)
 }
 
