@@ -27,6 +27,7 @@ func TestFederationChange(t *testing.T) {
 		{"domain federated", audit(event("Set domain authentication")), true, false},
 		{"federation settings after a role grant", audit(event("Add member to role"), event("Set federation settings on domain")), true, true},
 		{"Okta identity provider created", map[string]any{"eventType": "system.idp.lifecycle.create", "outcome": map[string]any{"result": "SUCCESS"}}, true, false},
+		{"Google domain-wide delegation", map[string]any{"events": []any{map[string]any{"type": "SECURITY_SETTINGS", "name": "AUTHORIZE_API_CLIENT_ACCESS"}}}, true, false},
 		{"partner MFA trusted", map[string]any{"operationName": "Update cross-tenant access settings",
 			"crossTenantAccessPolicy": map[string]any{"inboundTrust": map[string]any{"isMfaAccepted": true}}}, true, false},
 		{"partner MFA not trusted", map[string]any{"operationName": "Update cross-tenant access settings",

@@ -7,19 +7,21 @@ import "strings"
 // issuer they run (Entra "Set domain authentication", "Set federation
 // settings on domain"), an identity provider added with routing for the
 // administrators (Okta system.idp.lifecycle.create), a partner tenant's
-// MFA trusted for inbound guests. Whoever signs the tokens then signs in
-// as anyone, second factor included (ATT&CK T1484.002).
+// MFA trusted for inbound guests, an API client given Google Workspace's
+// domain-wide delegation (AUTHORIZE_API_CLIENT_ACCESS). Whoever signs the
+// tokens, or holds the client's key, then acts as anyone, second factor
+// included (ATT&CK T1484.002).
 
 // federationEvents are the folded event names of such a change.
 var federationEvents = []string{
 	"setdomainauthentication", "setfederationsettingsondomain", "updatedomainfederationsettings",
 	"setdomainfederation", "newfederateddomain", "convertdomaintofederated",
 	"idplifecyclecreate", "idplifecycleactivate", "addidentityprovider", "createidentityprovider",
-	"addsamlidp", "createsamlidp",
+	"addsamlidp", "createsamlidp", "authorizeapiclientaccess",
 }
 
 // auditEventKeys are where audit logs name what was done.
-var auditEventKeys = []string{"activitydisplayname", "operationname", "eventtype", "eventname", "operation", "activity", "action", "type"}
+var auditEventKeys = []string{"activitydisplayname", "operationname", "eventtype", "eventname", "operation", "activity", "action", "type", "name"}
 
 // privilegeGranted reports whether the payload's audit events hand out
 // administrative power (see privilegeGrantEvents) or create an account.
