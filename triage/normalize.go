@@ -341,6 +341,7 @@ func readAlert(d *doc) AlertFields {
 	sort.Strings(a.Techniques)
 	a.DirectorySync = directorySyncReplication(a, d.text)
 	a.ChangeReference = changeReference(d)
+	a.MFAWeakened = mfaWeakened(d)
 	a.FederationChange = federationChange(d)
 	a.FederationWithGrant = a.FederationChange != "" && privilegeGranted(d)
 	return a

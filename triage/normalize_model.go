@@ -56,6 +56,10 @@ type AlertFields struct {
 	// administrator role or creates an account: the intruder making
 	// themselves the admin who then changes the trust.
 	FederationWithGrant bool `expr:"federation_with_grant" json:"federation_with_grant,omitempty"`
+	// MFAWeakened says what an administrative change did to weaken
+	// multi-factor authentication (accounts excluded from a conditional
+	// access policy, a factor set to bypass), or "" (see mfaWeakened).
+	MFAWeakened string `expr:"mfa_weakened" json:"mfa_weakened,omitempty"`
 	// ChangeReference is the change-management record the payload names
 	// (CHG0041187, "change request 88120"), or "".
 	ChangeReference string `expr:"change_reference" json:"change_reference,omitempty"`
