@@ -223,7 +223,7 @@ func pushSummary(denied float64, hasDenied bool, pushes float64, hasPushes bool)
 // loginSucceeded assumes success unless the event says otherwise: an alert
 // about a suspicious login is normally raised for one that got through.
 func loginSucceeded(cur *doc) bool {
-	if v, ok := cur.boolean("success", "loginsuccess", "succeeded", "issuccess"); ok {
+	if v, ok := cur.boolean("success", "loginsuccess", "succeeded", "issuccess", "authenticationsuccessful"); ok {
 		return v
 	}
 	// A bare "result" or "status" is only trusted at the top level; nested
@@ -243,7 +243,7 @@ func loginSucceeded(cur *doc) bool {
 		if s == "" {
 			continue
 		}
-		return !(strings.Contains(s, "fail") || strings.Contains(s, "deny") || strings.Contains(s, "denied") || strings.Contains(s, "block"))
+		return !(strings.Contains(s, "fail") || strings.Contains(s, "deny") || strings.Contains(s, "denied") || strings.Contains(s, "block") || strings.Contains(s, "reject") || strings.Contains(s, "timeout"))
 	}
 	return true
 }

@@ -40,7 +40,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 		SourceIP:  sourceAddress(cur),
 		Country:   cur.str(countryKeys...),
 		City:      cur.str("city", "cityname"),
-		ASN:       cur.str("asn", "asnumber", "autonomoussystemnumber", "asnnumber"),
+		ASN:       cur.str("asn", "asnumber", "autonomoussystemnumber", "asnnumber", "accessingasn"),
 		ISP:       cur.str("isp", "asorg", "asnorg", "asorganization", "autonomoussystemorganization", "organization", "networkname"),
 		DeviceID:  cur.str("deviceid", "deviceidentifier", "managedeviceid"),
 		ClientApp: cur.str("clientappused", "clientapp", "authenticationprotocol", "protocol", "authprotocol", "authmethod", "authenticationmethod", "logintype", "credentialtype", "logontype"),
@@ -214,7 +214,7 @@ func readWindowsLogon(f *IdentityFields, cur *doc) {
 // not one: a SIEM's count named for the source ("distinct users failed
 // same src 60m") can be indexed under the same short name.
 func sourceAddress(cur *doc) string {
-	for _, s := range cur.strs("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip") {
+	for _, s := range cur.strs("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip", "accessingip", "accessip") {
 		if s = strings.TrimSpace(s); s != "" && strings.Trim(s, "0123456789") != "" {
 			return s
 		}
@@ -273,7 +273,7 @@ func readOutcome(f *IdentityFields, cur *doc) {
 		return
 	}
 	if loginSucceeded(cur) {
-		if cur.has(outcomeKeys...) || cur.has("success", "loginsuccess", "succeeded", "issuccess", "result") {
+		if cur.has(outcomeKeys...) || cur.has("success", "loginsuccess", "succeeded", "issuccess", "authenticationsuccessful", "result") {
 			f.Result = "success"
 		}
 	} else {

@@ -222,7 +222,7 @@ func secondFactorRefused(ev chainEvent) bool {
 	if ev.fields.MFA == "denied" || ev.fields.MFA == "fraud" {
 		return true
 	}
-	why := normKey(lowerJoin(ev.doc.strs("reason", "result", "factor", "failurereason", "authenticationstepresultdetail", "factorresult")))
+	why := normKey(lowerJoin(ev.doc.strs("reason", "result", "factor", "failurereason", "authenticationstepresultdetail", "factorresult", "status", "method", "details")))
 	return containsAnyTerm(why, "declined", "rejected", "denied", "noresponse", "push", "strongauthentication", "mfa", "factor")
 }
 
