@@ -177,14 +177,34 @@ func (d *doc) strs(names ...string) []string {
 func (d *doc) scalarStrs(names ...string) []string {
 	var out []string
 	for _, v := range d.values(names...) {
-		switch t := v.(type) {
-		case string:
-			out = append(out, t)
-		case []any:
-			for _, x := range t {
-				if s, ok := x.(string); ok {
-					out = append(out, s)
-				}
+		out = appendScalars(out, v)
+	}
+	return out
+}
+
+// productScalarStrs is scalarStrs without the fields a user filled (see
+// userSupplied): what the product itself states.
+func (d *doc) productScalarStrs(names ...string) []string {
+	want := setOf(names...)
+	var out []string
+	for _, e := range d.entries {
+		if want[e.key] && !userSupplied(e.scope) {
+			out = appendScalars(out, e.val)
+		}
+	}
+	return out
+}
+
+// appendScalars appends v when it is a string, or its strings when it is
+// a list.
+func appendScalars(out []string, v any) []string {
+	switch t := v.(type) {
+	case string:
+		out = append(out, t)
+	case []any:
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
 			}
 		}
 	}

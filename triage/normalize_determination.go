@@ -84,7 +84,7 @@ func vendorVerdict(d *doc) (verdict, source string) {
 func (d *doc) conclusion(name string) string {
 	first := ""
 	for _, e := range d.entries {
-		if e.key != name {
+		if e.key != name || userSupplied(e.scope) {
 			continue
 		}
 		for _, raw := range appendLeafStrings(nil, e.val, 0) {
@@ -105,6 +105,15 @@ func (d *doc) conclusion(name string) string {
 		}
 	}
 	return first
+}
+
+// userSupplied reports whether scope, an entry's path, ends in a field a
+// user filled rather than the product ("user_spam_classification":
+// "phishing" when someone reports a message, "userVerdict"): their
+// report is why the alert exists, not the product's conclusion on it.
+func userSupplied(scope string) bool {
+	own := scope[strings.LastIndexByte(scope, '.')+1:]
+	return strings.HasPrefix(own, "user") && own != "user"
 }
 
 // artifactScope reports whether scope, an entry's path, sits on one of the

@@ -178,8 +178,11 @@ func readDefenderAuth(d *doc, auth map[string]string) {
 // emailThreatType folds the gateway's own classification: Defender
 // ThreatTypes, Proofpoint classification, Mimecast scan results and
 // generic threat fields. Spam and bulk are kept apart from phishing.
+// emailThreatKeys are where mail products state what a message is.
+var emailThreatKeys = []string{"attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus", "outbreakfilters", "outbreakfilter", "taxonomy", "reason", "reasonextra", "spyname", "threatnames"}
+
 func emailThreatType(d *doc) string {
-	text := normKey(lowerJoin(d.scalarStrs("attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus", "outbreakfilters", "outbreakfilter", "taxonomy", "reason", "reasonextra", "spyname", "threatnames")) + " " + reclassification(d))
+	text := normKey(lowerJoin(d.productScalarStrs(emailThreatKeys...))) + " " + reclassification(d)
 	switch {
 	case strings.Contains(text, "malware") || strings.Contains(text, "virus") || strings.Contains(text, "maliciousfile") || strings.Contains(text, "maliciousattachment"):
 		return "malware"
