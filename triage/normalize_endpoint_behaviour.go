@@ -69,6 +69,12 @@ type EndpointBehaviour struct {
 	// and Impacket smbexec's service per command. Installers register
 	// programs, not shell one-liners.
 	ShellService bool `expr:"shell_service" json:"shell_service,omitempty"`
+	// BrowserDebugTheft is set when a browser is started with its remote
+	// debugging port open on the user's own profile: the DevTools protocol
+	// then hands out every cookie, which infostealers use to lift session
+	// cookies past the browser's encryption. Test automation debugs a
+	// throwaway profile, not the user's.
+	BrowserDebugTheft bool `expr:"browser_debug_theft" json:"browser_debug_theft,omitempty"`
 	// RemoteToolFromMail is set when a remote-access tool was installed
 	// from a package a user fetched through an e-mail (an attachment or
 	// a link in a message the alert carries).
@@ -123,7 +129,7 @@ func hostileBehaviour(f *EndpointFields) string {
 		{b.AdminGroupAdd, "administrators group add"}, {b.RemoteAccess != "" && b.Discovery >= 2, "remote access then discovery"},
 		{f.OfficeParent && f.LOLBin, "office application starts a system binary"},
 		{b.CloudExfil != "", "folder sync to consumer cloud storage"}, {b.Masquerade != "", "renamed dual-use tool"},
-		{b.DownloadExecute, "download run as code"}, {b.ShellService, "shell one-liner installed as a service"}, {b.LogClearing, "event logs cleared"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"},
+		{b.DownloadExecute, "download run as code"}, {b.ShellService, "shell one-liner installed as a service"}, {b.BrowserDebugTheft, "browser debugged on the user's own profile"}, {b.LogClearing, "event logs cleared"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"},
 	} {
 		if c.on {
 			return c.name
@@ -131,6 +137,10 @@ func hostileBehaviour(f *EndpointFields) string {
 	}
 	return ""
 }
+
+// ownBrowserProfileRe finds a browser's user-data directory pointed at the
+// browser's own profile store (Chrome, Edge, Brave "User Data").
+var ownBrowserProfileRe = regexp.MustCompile(`user-data-dir="?[^"\n]*\\(google\\chrome|microsoft\\edge|bravesoftware\\brave-browser)\\user data`)
 
 // shellServiceRe finds a command shell that echoes into a named pipe
 // (getsystem: "cmd.exe /c echo qhtbvl > \\.\pipe\qhtbvl") or, as
@@ -196,6 +206,7 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.RemoteToolFromMail = b.RemoteAccess != "" && remoteToolFromMail(d, tree)
 	b.KernelThreadName = kernelThreadDisguise(f.Process, f.FilePath)
 	b.ShellService = shellServiceRe.MatchString(tree)
+	b.BrowserDebugTheft = strings.Contains(tree, "remote-debugging-port") && ownBrowserProfileRe.MatchString(tree)
 	b.Hostile = hostileBehaviour(f)
 }
 

@@ -156,6 +156,11 @@ func vendorUpdate(d *doc, p processFacts, f *EndpointFields) string {
 	}
 	vendors := map[string]bool{}
 	for _, s := range d.strs("signer", "sourceprocesssigner", "targetsigner", "actorprocesssignaturevendor", "actionprocesssignaturevendor", "causalityactorprocesssignaturevendor", "signaturevendor", "publisher", "signername", "subject") {
+		switch normKey(s) {
+		case "unsigned", "notsigned", "nosignature", "none", "unknown", "na":
+			// A file in the alert carries no signature at all.
+			return ""
+		}
 		if v := signerOrg(s); v != "" {
 			vendors[v] = true
 		}
