@@ -267,5 +267,10 @@ var changeReferenceRe = regexp.MustCompile(`(?i)\b(chg-?\d{3,}|cr-\d{4,})\b|\bch
 // payload (see changeReferenceRe), or "": analysts and SOAR enrichment
 // note the change an alert's activity was approved under.
 func changeReference(d *doc) string {
+	// The substring gate keeps the regexp off the many payloads that
+	// cannot match.
+	if !containsAnyTerm(d.text, "chg", "cr-", "change ticket", "change request", "change record") {
+		return ""
+	}
 	return changeReferenceRe.FindString(d.text)
 }

@@ -205,7 +205,7 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.LogClearing = logClearingRe.MatchString(commands) || logClearingRe.MatchString(d.text)
 	b.RemoteToolFromMail = b.RemoteAccess != "" && remoteToolFromMail(d, tree)
 	b.KernelThreadName = kernelThreadDisguise(f.Process, f.FilePath)
-	b.ShellService = shellServiceRe.MatchString(tree)
+	b.ShellService = strings.Contains(tree, "echo") && (strings.Contains(tree, `\pipe\`) || strings.Contains(tree, "%comspec%")) && shellServiceRe.MatchString(tree)
 	b.BrowserDebugTheft = strings.Contains(tree, "remote-debugging-port") && ownBrowserProfileRe.MatchString(tree)
 	b.Hostile = hostileBehaviour(f)
 }
