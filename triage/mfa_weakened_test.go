@@ -25,13 +25,14 @@ func TestMFAWeakened(t *testing.T) {
 		raw  map[string]any
 		weak bool
 	}{
-		"exclusion added":   {caUpdate(policy("enabled", "u1"), policy("enabled", "u1", "u2")), true},
-		"report-only":       {caUpdate(policy("enabled"), policy("enabledForReportingButNotEnforced")), true},
-		"exclusion removed": {caUpdate(policy("enabled", "u1", "u2"), policy("enabled", "u1")), false},
-		"turned on":         {caUpdate(policy("enabledForReportingButNotEnforced"), policy("enabled")), false},
-		"Duo bypass":        {map[string]any{"action": "user_update", "description": `{"status": "Bypass"}`}, true},
-		"Duo active":        {map[string]any{"action": "user_update", "description": `{"status": "Active"}`}, false},
-		"Duo policy":        {map[string]any{"action": "policy_update", "description": `{"new_user_policy": "Allow access without 2FA"}`}, true},
+		"exclusion added":    {caUpdate(policy("enabled", "u1"), policy("enabled", "u1", "u2")), true},
+		"report-only":        {caUpdate(policy("enabled"), policy("enabledForReportingButNotEnforced")), true},
+		"exclusion removed":  {caUpdate(policy("enabled", "u1", "u2"), policy("enabled", "u1")), false},
+		"turned on":          {caUpdate(policy("enabledForReportingButNotEnforced"), policy("enabled")), false},
+		"Duo bypass":         {map[string]any{"action": "user_update", "description": `{"status": "Bypass"}`}, true},
+		"Duo active":         {map[string]any{"action": "user_update", "description": `{"status": "Active"}`}, false},
+		"Duo policy":         {map[string]any{"action": "policy_update", "description": `{"new_user_policy": "Allow access without 2FA"}`}, true},
+		"mail policy bypass": {map[string]any{"action": "deliver", "status": "Bypass", "policy": "Allow list"}, false},
 	} {
 		a := normalize(Incident{IncidentType: "suspicious_login", RawData: tc.raw}, Indicators{}).Alert
 		if (a.MFAWeakened != "") != tc.weak {

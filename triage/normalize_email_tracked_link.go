@@ -25,18 +25,7 @@ var addressRe = regexp.MustCompile(`^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(\
 // values as written, since base64 is case-sensitive.
 func encodedAddressLink(d *doc) string {
 	for _, e := range d.entries {
-		var values []string
-		switch t := e.val.(type) {
-		case string:
-			values = []string{t}
-		case []any:
-			for _, x := range t {
-				if s, ok := x.(string); ok {
-					values = append(values, s)
-				}
-			}
-		}
-		for _, s := range values {
+		for _, s := range appendScalars(nil, e.val) {
 			if !strings.Contains(s, "://") {
 				continue
 			}

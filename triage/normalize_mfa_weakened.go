@@ -24,9 +24,14 @@ func mfaWeakened(d *doc) string {
 			return why
 		}
 	}
-	for _, s := range d.scalarStrs("status") {
-		if normKey(s) == "bypass" {
-			return "a user's second factor was set to bypass"
+	// Duo's administrator log records a user set to bypass as a
+	// user_update whose new status is Bypass; elsewhere a "bypass" status
+	// can be a mail or proxy policy's.
+	if strings.Contains(normKey(lowerJoin(d.strs("action"))), "userupdate") {
+		for _, s := range d.scalarStrs("status") {
+			if normKey(s) == "bypass" {
+				return "a user's second factor was set to bypass"
+			}
 		}
 	}
 	if containsAnyTerm(d.compactText(), "allowaccesswithout2fa", "allowaccesswithoutmfa") {
