@@ -19,11 +19,12 @@ func TestEncodedAddressLink(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", link, got, want)
 		}
 	}
-	f := normalize(Incident{IncidentType: "phishing", RawData: map[string]any{
+	raw := map[string]any{
 		"sender": "it-helpdesk@m365-mailnotice.example", "subject": "Your password expires today",
 		"recipients": []any{"t.nakamura@ridgeline-eng.com"},
 		"urls":       []any{"https://m365-mailnotice.example/keep/?id=dC5uYWthbXVyYUByaWRnZWxpbmUtZW5nLmNvbQ=="},
-	}}, Indicators{})
+	}
+	f := normalize(Incident{IncidentType: "phishing", RawData: raw}, ExtractIndicators(raw))
 	if f.Email.EncodedAddressLink != "t.nakamura@ridgeline-eng.com" {
 		t.Errorf("e-mail alert read encoded address %q", f.Email.EncodedAddressLink)
 	}

@@ -144,7 +144,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.SenderReputation = senderReputation(d)
 	readMessageSignals(d, m, &f)
 	readForwarding(d, &f)
-	f.EncodedAddressLink = encodedAddressLink(d)
+	f.EncodedAddressLink = encodedAddressLink(f.URLs)
 	f.ConsentLink = consentPhishLink(f.URLs, func(h string) bool {
 		return ownTenantHost(h, m.orgDomains) || sameBrandDomain(h, m.senderDomain) && f.Internal
 	})

@@ -20,20 +20,13 @@ var base64TokenRe = regexp.MustCompile(`[A-Za-z0-9+/_-]{12,}={0,2}`)
 // addressRe matches a whole decoded token that is one e-mail address.
 var addressRe = regexp.MustCompile(`^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$`)
 
-// encodedAddressLink returns the address the first link in the payload
-// carries base64-encoded, or "". Links are read from the payload's string
-// values as written, since base64 is case-sensitive.
-func encodedAddressLink(d *doc) string {
-	for _, e := range d.entries {
-		for _, s := range appendScalars(nil, e.val) {
-			if !strings.Contains(s, "://") {
-				continue
-			}
-			for _, link := range urlRe.FindAllString(s, 20) {
-				if addr := encodedAddress(link); addr != "" {
-					return addr
-				}
-			}
+// encodedAddressLink returns the address the first of the message's links
+// carries base64-encoded, or "". The links keep their path and query as
+// written, since base64 is case-sensitive.
+func encodedAddressLink(urls []string) string {
+	for _, link := range urls {
+		if addr := encodedAddress(link); addr != "" {
+			return addr
 		}
 	}
 	return ""
