@@ -35,3 +35,22 @@ func TestExerciseAssetExplainsTheAttackTooling(t *testing.T) {
 		t.Errorf("a critical detection on an exercise host was closed: %s", critical.Verdict.Reasoning)
 	}
 }
+
+// Defender's standard hack-tool description ("Though often used by
+// attackers, these tools are also used legitimately for security
+// testing") is background, not the alert saying it was a test; a comment
+// that does say so still counts.
+func TestHackToolBoilerplateIsNoSecurityTest(t *testing.T) {
+	raw := map[string]any{
+		"title":       "HackTool:Win64/Mimikatz!pz",
+		"description": "Readily available tools, such as hacking programs, can be used for unauthorized access. Though often used by attackers, these tools are also used legitimately for security testing.",
+	}
+	if f := normalize(Incident{IncidentType: "malware", RawData: raw}, Indicators{}); f.Alert.SecurityTesting {
+		t.Error("the vendor's boilerplate read as a security test")
+	}
+	raw["comment"] = "Authorised penetration test, engagement PT-2025-11"
+	if f := normalize(Incident{IncidentType: "malware", RawData: raw}, Indicators{}); !f.Alert.SecurityTesting {
+		t.Error("an analyst's comment naming the penetration test was not read")
+	}
+}
+

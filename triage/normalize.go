@@ -325,7 +325,7 @@ func readAlert(d *doc) AlertFields {
 	if n, ok := d.number("threatconfidence", "iocconfidence", "indicatorconfidence", "feedconfidence"); ok {
 		a.IntelConfidence = int(n)
 	}
-	a.SecurityTesting = containsAnyTerm(a.Text, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
+	a.SecurityTesting = containsAnyTerm(foregroundText(d, a.Text), "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
 		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || a.TestFile
 	a.ExerciseAsset = exerciseAsset(d)
 	a.SecurityTesting = a.SecurityTesting || a.ExerciseAsset != ""
@@ -345,6 +345,20 @@ func readAlert(d *doc) AlertFields {
 	a.FederationChange = federationChange(d)
 	a.FederationWithGrant = a.FederationChange != "" && privilegeGranted(d)
 	return a
+}
+
+// foregroundText is the alert's text (see AlertFields.Text) without the
+// background sentences of its descriptions (see withoutBackground):
+// Defender's standard hack-tool description says such tools "are also
+// used legitimately for security testing", which says nothing about this
+// alert.
+func foregroundText(d *doc, text string) string {
+	for _, desc := range d.strs("description", "detectdescription") {
+		if bg := withoutBackground(desc); bg != desc {
+			text = strings.Replace(text, strings.ToLower(desc), strings.ToLower(bg), 1)
+		}
+	}
+	return text
 }
 
 // correlatedUserAction looks in correlated or related events for the user
