@@ -24,3 +24,18 @@ func TestMachineLearningVerdictOnBuildOutputIsClosed(t *testing.T) {
 		{"hostile behaviour", alert(map[string]any{"CommandLine": `fleetctl.exe & vssadmin delete shadows /all /quiet`}), false},
 	})
 }
+
+// A family named only in a description's background sentence is no
+// family detected: the verdict is still the machine-learning engine's
+// alone, read as the malware analyzer reads detections.
+func TestMachineLearningOnlyIgnoresBackgroundFamilies(t *testing.T) {
+	raw := map[string]any{
+		"DetectName":        "Machine Learning",
+		"DetectDescription": "This file meets the machine learning-based on-sensor AV protection's high confidence threshold for malicious files. Ransomware operators often drop such files before encrypting.",
+		"FileName":          "fleetctl.exe",
+	}
+	if f := normalize(Incident{IncidentType: "malware", RawData: raw}, Indicators{}); !f.Endpoint.Context.MachineLearningOnly {
+		t.Error("a background sentence naming ransomware read as a named family")
+	}
+}
+

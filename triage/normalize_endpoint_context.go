@@ -94,9 +94,10 @@ var namedThreatTerms = append(append([]string{}, ransomwareTerms...), malwareFam
 // machineLearningOnly reports an alert whose detections are all a
 // machine-learning or heuristic engine's verdict: one detection or engine
 // (SentinelOne's "On-Write Static AI") names such an engine and none names
-// a malware family or ransomware.
+// a malware family or ransomware, read as the malware analyzer reads them
+// (detectionTexts: a description's background sentences name nothing).
 func machineLearningOnly(d *doc) bool {
-	detections := append(d.strs(detectionKeys...), d.strs("engines", "engine", "detectionengine", "detectionengines")...)
+	detections := append(detectionTexts(d), d.strs("engines", "engine", "detectionengine", "detectionengines")...)
 	if name, _ := firstDetection(detections, namedThreatTerms); name != "" {
 		return false
 	}
