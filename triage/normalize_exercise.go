@@ -41,7 +41,7 @@ func exerciseAsset(d *doc) string {
 		}
 	}
 	for _, e := range d.entries {
-		if !processValueKey(e.key) {
+		if !processValue(e) {
 			continue
 		}
 		if s, ok := e.val.(string); ok && containsAnyTerm(normKey(s), exerciseToolTerms...) {
@@ -51,9 +51,8 @@ func exerciseAsset(d *doc) string {
 	return ""
 }
 
-// processValueKey reports whether a payload key holds a process's path,
-// command line or signer.
-func processValueKey(key string) bool {
-	return strings.Contains(key, "commandline") || strings.Contains(key, "cmdline") || strings.HasSuffix(key, "path") ||
-		strings.Contains(key, "signer") || strings.HasSuffix(key, "imagefilename") || key == "parentchain"
+// processValue reports whether an entry holds a process's name, path or
+// command line (see aspectOf), its signer, or a process chain.
+func processValue(e entry) bool {
+	return aspectOf(e) != aspectNone || strings.Contains(e.key, "signer") || e.key == "parentchain" || e.key == "processchain"
 }
