@@ -38,4 +38,3 @@ func TestMachineLearningOnlyIgnoresBackgroundFamilies(t *testing.T) {
 		t.Error("a background sentence naming ransomware read as a named family")
 	}
 }
-

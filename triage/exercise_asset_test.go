@@ -53,4 +53,3 @@ func TestHackToolBoilerplateIsNoSecurityTest(t *testing.T) {
 		t.Error("an analyst's comment naming the penetration test was not read")
 	}
 }
-
