@@ -53,13 +53,35 @@ func AlertTerms(inc Incident) []string {
 	terms.add("type:" + metaValue(inc.IncidentType))
 	terms.add("sev:" + metaValue(inc.Severity))
 	walkStrings(inc.RawData, 0, func(s string) {
-		for _, t := range termPattern.FindAllString(strings.ToLower(s), -1) {
+		for _, t := range termPattern.FindAllString(strings.ToLower(withoutEmbeddedFieldNames(s)), -1) {
 			if !numberInTerm.MatchString(t) {
 				terms.add(t)
 			}
 		}
 	})
 	return terms.sorted()
+}
+
+// embeddedTag and embeddedKey find the field names a log record carries
+// inside one string: an XML event's tags (with their attributes, which
+// name fields too) and the keys of a "Key=value" record.
+var (
+	embeddedTag = regexp.MustCompile(`<[^<>]{1,300}>`)
+	embeddedKey = regexp.MustCompile(`(^|[\s,;{(])[A-Za-z_][A-Za-z0-9_.]{0,60}=`)
+)
+
+// withoutEmbeddedFieldNames drops the field names of a log record carried
+// as text (a forwarded Windows event's XML or key=value lines), which are
+// no more terms than the JSON keys around them. A key inside a URL's query
+// follows "?" or "&" and stays.
+func withoutEmbeddedFieldNames(s string) string {
+	if strings.IndexByte(s, '<') >= 0 {
+		s = embeddedTag.ReplaceAllString(s, " ")
+	}
+	if strings.IndexByte(s, '=') >= 0 {
+		s = embeddedKey.ReplaceAllString(s, "$1 ")
+	}
+	return s
 }
 
 // maxAlertTerms bounds the distinct terms read from one alert, so a

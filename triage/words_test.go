@@ -23,6 +23,19 @@ func TestAlertTermsAreTheWordsOfTheValuesNotTheFieldNames(t *testing.T) {
 	}
 }
 
+func TestAlertTermsLeaveOutTheFieldNamesOfALogRecordCarriedAsText(t *testing.T) {
+	inc := Incident{RawData: map[string]any{
+		"_raw": "LogName=System RecordNumber=882104 Message=Service installed",
+		"xml":  "<Event><EventData><Data Name='ImagePath'>cmd.exe /c echo</Data></EventData></Event>",
+		"url":  "https://portal.example/view?doc=invoice&user=finance",
+	}}
+	got := AlertTerms(inc)
+	want := []string{"cmd", "doc", "echo", "example", "exe", "finance", "https", "installed", "invoice", "portal", "service", "sev:", "system", "type:", "user", "view"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("terms = %q, want %q", got, want)
+	}
+}
+
 func TestAlertTermsFoldCallerGivenTypesIntoOneColumnSafeTerm(t *testing.T) {
 	got := AlertTerms(Incident{IncidentType: "Identity.MFA push\tanomaly\n# x", Severity: " High "})
 	want := []string{"sev:high", "type:identity.mfa_push_anomaly___x"}
