@@ -36,7 +36,7 @@ var (
 // for the current one; prev is the previous sign-in the payload states, or
 // nil.
 func signInDocs(raw map[string]any) (cur, prev *doc) {
-	raw = pingOneActivity(raw)
+	raw = providerEvent(raw)
 	cur = newDoc(raw, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
 	if pm := cur.maps(previousLoginKeys...); len(pm) > 0 {
 		prev = newDoc(pm[0])
@@ -316,7 +316,7 @@ func privileged(cur *doc) string {
 }
 
 func mfaPassed(cur *doc, mfaText string) bool {
-	if v, ok := cur.boolean("mfapassed", "mfasatisfied", "mfaverified", "mfasuccess", "mfacompleted"); ok {
+	if v, ok := cur.boolean("mfapassed", "mfasatisfied", "mfaverified", "mfasuccess", "mfacompleted", "mfa", "mfaused"); ok {
 		return v
 	}
 	if firstSubstring(mfaText, []string{"fail", "denied", "reject", "timeout", "not "}) != "" {

@@ -41,11 +41,11 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 		Country:   cur.str(countryKeys...),
 		City:      cur.str("city", "cityname"),
 		ASN:       cur.str("asn", "asnumber", "autonomoussystemnumber", "asnnumber", "accessingasn"),
-		ISP:       cur.str("isp", "asorg", "asnorg", "asorganization", "autonomoussystemorganization", "organization", "networkname"),
+		ISP:       cur.firstOf("isp", "asorg", "asnorg", "asorganization", "autonomoussystemorganization", "organization", "networkname"),
 		DeviceID:  cur.str("deviceid", "deviceidentifier", "managedeviceid"),
 		ClientApp: cur.str("clientappused", "clientapp", "authenticationprotocol", "protocol", "authprotocol", "authmethod", "authenticationmethod", "logintype", "credentialtype", "logontype"),
 		RiskLevel: strings.ToLower(cur.str("risklevelduringsignin", "risklevel", "risklevelaggregated", "level")),
-		Event:     strings.ToLower(cur.str("eventtype", "eventname", "name", "operation", "activitydisplayname")),
+		Event:     strings.ToLower(cur.firstOf("eventtype", "eventname", "name", "operation", "activitydisplayname")),
 	}
 	if lat, lon, ok := coords(cur); ok {
 		f.HasGeo, f.Lat, f.Lon = true, lat, lon

@@ -31,7 +31,7 @@ type chainEvent struct {
 // below it so the event's own fields win.
 func signInView(raw map[string]any) map[string]any {
 	list, holder := longestEventList(raw)
-	if len(list) < 2 {
+	if len(list) == 0 {
 		return raw
 	}
 	events := make([]chainEvent, 0, len(list))
@@ -334,8 +334,18 @@ func longestEventList(raw map[string]any) (best []map[string]any, holder map[str
 // signInEvents returns the list's sign-in or account events (each names
 // a user and an outcome) when they are at least two and most of the list:
 // a SIEM's contributing events may mix in a ticket or a note, which is
-// context, not a sign-in.
+// context, not a sign-in. A provider's event the readers rewrite (see
+// providerEvent) counts even alone, as an API response wraps one event
+// in a list.
 func signInEvents(v []any) []map[string]any {
+	if len(v) == 1 {
+		if m, ok := v[0].(map[string]any); ok {
+			if ev := providerEvent(m); !sameMap(ev, m) {
+				return []map[string]any{ev}
+			}
+		}
+		return nil
+	}
 	if len(v) < 2 {
 		return nil
 	}
@@ -345,6 +355,7 @@ func signInEvents(v []any) []map[string]any {
 		if !ok {
 			return nil
 		}
+		m = providerEvent(m)
 		d := newDoc(m)
 		if !d.has(userKeys...) || !d.has("errorcode", "outcome", "result", "events", "status") {
 			continue
