@@ -25,10 +25,12 @@ func TestConflictingVerdictsKeepTheThreat(t *testing.T) {
 			"events":              []any{map[string]any{"disposition": "Malicious"}, map[string]any{"disposition": "Clean"}},
 			"current_disposition": "Clean",
 		}, "false_positive"},
+		// Every part scanned clean is still not the product clearing the
+		// message (see TestArtifactVerdictIsNotTheAlertsConclusion).
 		{"all clean", map[string]any{
 			"attachments": []any{map[string]any{"verdict": "clean"}},
 			"urls":        []any{map[string]any{"verdict": "clean"}},
-		}, "false_positive"},
+		}, ""},
 	}
 	for _, tc := range tests {
 		if got, _ := vendorVerdict(newDoc(tc.raw)); got != tc.want {

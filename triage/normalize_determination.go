@@ -92,7 +92,7 @@ func (d *doc) conclusion(name string) string {
 				continue
 			}
 			v := vendorVerdictOf(raw)
-			if v == "false_positive" && artifactScope(e.scope) {
+			if v == "false_positive" && (artifactScope(e.scope) || messagePartScope(e.scope) && scanFindingClean[normKey(raw)]) {
 				break
 			}
 			if v == "malicious" || v == "suspicious" {
@@ -123,6 +123,24 @@ func userSupplied(scope string) bool {
 func artifactScope(scope string) bool {
 	for _, seg := range strings.Split(scope, ".") {
 		if strings.Contains(seg, "artifact") || strings.HasPrefix(seg, "parent") {
+			return true
+		}
+	}
+	return false
+}
+
+// scanFindingClean are the words a scan engine reports a clean part with,
+// as against a person's or the product's resolution of the alert
+// ("falsePositive", "cleared").
+var scanFindingClean = setOf("clean", "safe", "nothreatsfound", "notathreat", "benign", "noneidentified")
+
+// messagePartScope reports whether scope, an entry's path, sits on one
+// part of a message (an attachment, a link, a click on one): a scan
+// finding that part clean is not the product clearing the message, whose
+// lure may be its text, a QR code or a link that waits for the click.
+func messagePartScope(scope string) bool {
+	for _, seg := range strings.Split(scope, ".") {
+		if containsAnyTerm(seg, "attachment", "url", "link", "click") {
 			return true
 		}
 	}
