@@ -17,13 +17,14 @@ import (
 // after a reclassification comes first, an analyst's resolution outranks the
 // engine's own confidence, which comes before a bare classification that
 // some products use for the threat type ("Malware") whatever the
-// confidence; a scan or sandbox "result" comes last.
+// confidence. A scan or sandbox result is not among them (see
+// positiveResultKeys).
 var verdictKeys = []string{
 	"currentdisposition", "currentverdict", "analystverdict", "analystdetermination", "determination", "determinationvalue", "investigationresult",
 	"resolutionstatus", "resolutionreason", "dispositionlabel", "closereason", "closurereason",
 	"workflowreason", "threatstatus", "confidencelevel", "confidenceindicator", "classification", "classificationreason", "verdict",
 	"judgement", "judgment", "judgementstatus", "finalverdict", "threatverdict", "resolution", "disposition",
-	"status", "incidentstatus", "scanresult", "riskstate", "riskdetail", "mitigationstatus",
+	"status", "incidentstatus", "riskstate", "riskdetail", "mitigationstatus",
 }
 
 // analysedVerdictKeys are the fields only a person's or a detonation's
@@ -40,10 +41,12 @@ var analysedVerdictKeys = setOf(
 // field of verdictKeys states a conclusion, with where each comes from. A
 // sandbox finding nothing in one attachment is not the product clearing
 // the alert (a QR code, an encrypted document or a link that waits for a
-// click all detonate clean), so only positive findings count.
+// click all detonate clean), so only positive findings count. A URL
+// scan's result is the same: Mimecast logs "clean" for an uncategorised
+// page the user went on to past its warning.
 var positiveResultKeys = []struct{ key, source string }{
 	{"sandboxverdict", "analysed"}, {"detonationverdict", "analysed"}, {"detonationresult", "analysed"},
-	{"sandboxresult", "analysed"}, {"result", "engine"},
+	{"sandboxresult", "analysed"}, {"scanresult", "engine"}, {"result", "engine"},
 }
 
 // vendorVerdict folds the product's own conclusion to malicious,
@@ -64,8 +67,10 @@ func vendorVerdict(d *doc) (verdict, source string) {
 		return "malicious", "analysed"
 	}
 	for _, r := range positiveResultKeys {
-		if v := vendorVerdictOf(d.str(r.key)); v == "malicious" || v == "suspicious" {
-			return v, r.source
+		for _, raw := range d.strs(r.key) {
+			if v := vendorVerdictOf(raw); v == "malicious" || v == "suspicious" {
+				return v, r.source
+			}
 		}
 	}
 	return "", ""

@@ -122,7 +122,10 @@ func TestVendorVerdictIgnoresACleanAttachmentSandbox(t *testing.T) {
 	}{
 		{"sandbox found nothing in the attachment", map[string]any{"attachments": []any{map[string]any{"fileName": "notice.pdf", "sandboxResult": "safe"}}}, ""},
 		{"sandbox found malware", map[string]any{"attachments": []any{map[string]any{"fileName": "inv.docm", "sandboxResult": "malicious"}}}, "malicious"},
-		{"URL scan verdict on a click log", map[string]any{"scanResult": "clean", "url": "https://contoso.sharepoint.com/sites/hr"}, "false_positive"},
+		// A clean URL scan is not a resolution either: Mimecast logs it for
+		// an uncategorised page the user went on to past the warning.
+		{"URL scan verdict on a click log", map[string]any{"scanResult": "clean", "url": "https://contoso.sharepoint.com/sites/hr"}, ""},
+		{"URL scan found the page malicious", map[string]any{"scanResult": "malicious", "url": "https://login-contoso.example/o365"}, "malicious"},
 		{"analyst resolution", map[string]any{"classification": "falsePositive"}, "false_positive"},
 	}
 	for _, tt := range tests {
