@@ -102,12 +102,12 @@ func TestRuleAnalyzerIntelSignal(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			inc := Incident{IncidentType: tc.incidentType, Severity: "", Source: "test", RawData: mustJSON(t, tc.payload)}
-			base := analyze(t, inc)
+			base := analyzeRules(t, inc)
 			if base.Verdict.Classification != tc.baseClass {
 				t.Fatalf("fixture drifted: base classification = %s, want %s", base.Verdict.Classification, tc.baseClass)
 			}
 			inc.Intel = tc.intel
-			a := analyze(t, inc)
+			a := analyzeRules(t, inc)
 			v := a.Verdict
 			t.Logf("%s %.2f %s | %s | %v", v.Classification, v.Confidence, v.Category, v.Reasoning, a.RecommendedActions)
 			if v.Classification != tc.class {
@@ -228,7 +228,7 @@ func TestEscalateMatchesAnalyzers(t *testing.T) {
 		{"suspicious_login", "high", loginBruteForce, ClassSuspicious},
 		{"other", "high", genericDLP, ClassSuspicious},
 	} {
-		a := analyze(t, Incident{IncidentType: tc.incidentType, Severity: tc.severity, RawData: mustJSON(t, tc.payload)})
+		a := analyzeRules(t, Incident{IncidentType: tc.incidentType, Severity: tc.severity, RawData: mustJSON(t, tc.payload)})
 		if a.Verdict.Classification != tc.class {
 			t.Fatalf("%s fixture is %s, want %s", tc.incidentType, a.Verdict.Classification, tc.class)
 		}
