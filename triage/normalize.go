@@ -160,6 +160,8 @@ var formatProbes = []formatProbe{
 	{"okta", "identity", []string{"actor", "client", "outcome", "eventtype"}},
 	{"okta", "identity", []string{"authenticationcontext", "securitycontext"}},
 	{"google_login", "identity", []string{"applicationname", "events", "actor"}},
+	{"onelogin", "identity", []string{"eventtypeid", "ipaddr"}},
+	{"pingone_protect", "identity", []string{"riskpolicyset"}},
 	{"crowdstrike", "endpoint", []string{"behaviors", "device"}},
 	{"crowdstrike", "endpoint", []string{"detectid"}},
 	{"crowdstrike", "endpoint", []string{"patterndisposition"}},

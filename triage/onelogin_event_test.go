@@ -72,3 +72,16 @@ func TestASignInStatingMFAWasUsedPassedIt(t *testing.T) {
 		t.Fatal("a sign-in stating mfa false was read as MFA passed")
 	}
 }
+
+// OneLogin's events and PingOne Protect's risk evaluations are sign-ins
+// whatever incident type the caller gave them.
+func TestIdentityProviderExportsAreReadAsSignIns(t *testing.T) {
+	for name, raw := range map[string]map[string]any{
+		"OneLogin events":            oneLoginEvents(oneLoginLogin(6, 0, "", "")),
+		"PingOne Protect evaluation": {"riskPolicySet": map[string]any{"name": "Default Risk Policy"}, "result": map[string]any{"level": "HIGH", "score": 74}},
+	} {
+		if shape, _ := detectShape(raw, newDoc(raw)); shape != "identity" {
+			t.Errorf("%s read as shape %q, want identity", name, shape)
+		}
+	}
+}

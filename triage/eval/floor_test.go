@@ -52,6 +52,7 @@ var partOf = map[string]string{
 	"fresh48": "unseen", "fresh49": "unseen", "fresh50": "unseen", "fresh51": "unseen", "fresh52": "unseen", "fresh53": "unseen",
 	"fresh54": "unseen", "fresh55": "unseen", "fresh56": "unseen", "fresh57": "unseen", "fresh58": "unseen", "fresh59": "unseen",
 	"fresh60": "unseen", "fresh61": "unseen", "fresh62": "unseen", "fresh63": "unseen", "fresh64": "unseen", "fresh65": "unseen",
+	"fresh66": "unseen", "fresh67": "unseen", "fresh68": "unseen", "fresh69": "unseen", "fresh70": "unseen", "fresh71": "unseen",
 	"fresh15": "blind", "fresh16": "blind",
 }
 
