@@ -162,6 +162,8 @@ var formatProbes = []formatProbe{
 	{"google_login", "identity", []string{"applicationname", "events", "actor"}},
 	{"onelogin", "identity", []string{"eventtypeid", "ipaddr"}},
 	{"pingone_protect", "identity", []string{"riskpolicyset"}},
+	{"duo", "identity", []string{"accessdevice", "factor"}},
+	{"duo", "identity", []string{"surfacedauth"}},
 	{"crowdstrike", "endpoint", []string{"behaviors", "device"}},
 	{"crowdstrike", "endpoint", []string{"detectid"}},
 	{"crowdstrike", "endpoint", []string{"patterndisposition"}},

@@ -73,12 +73,16 @@ func TestASignInStatingMFAWasUsedPassedIt(t *testing.T) {
 	}
 }
 
-// OneLogin's events and PingOne Protect's risk evaluations are sign-ins
-// whatever incident type the caller gave them.
+// OneLogin's events, PingOne Protect's risk evaluations and Duo's
+// authentication logs and Trust Monitor events are sign-ins whatever
+// incident type the caller gave them.
 func TestIdentityProviderExportsAreReadAsSignIns(t *testing.T) {
 	for name, raw := range map[string]map[string]any{
 		"OneLogin events":            oneLoginEvents(oneLoginLogin(6, 0, "", "")),
 		"PingOne Protect evaluation": {"riskPolicySet": map[string]any{"name": "Default Risk Policy"}, "result": map[string]any{"level": "HIGH", "score": 74}},
+		"Duo authentication log": {"response": map[string]any{"authlogs": []any{map[string]any{
+			"access_device": map[string]any{"ip": "198.51.100.7"}, "factor": "duo_push", "result": "success"}}}},
+		"Duo Trust Monitor event": {"events": []any{map[string]any{"surfaced_auth": map[string]any{"factor": "verified_duo_push"}}}},
 	} {
 		if shape, _ := detectShape(raw, newDoc(raw)); shape != "identity" {
 			t.Errorf("%s read as shape %q, want identity", name, shape)
