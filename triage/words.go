@@ -29,8 +29,10 @@ type WordModel struct {
 }
 
 // wordSmoothing is the pseudo-count that keeps an unseen class from ruling a
-// term out.
-const wordSmoothing = 0.5
+// term out. Measured with models that never saw the folder scored (3,678
+// alerts), 0.25 beat the earlier 0.5 by 22 cases of 2,976 unseen and
+// scored the same on the rest; 1.0 lost 51, and 0.2 and 0.1 did no better.
+const wordSmoothing = 0.25
 
 // minModelTerms is how many known words, besides the incident type and
 // severity, an alert needs before the model's opinion counts. A vendor's
