@@ -41,6 +41,10 @@ func readDataDestination(f *DataFields, d *doc, destDomain string) {
 	}
 	class := normKey(lowerJoin(d.scalarStrs("appclass", "appinstancetag", "instancetag", "apptag", "appsanctioned", "policyname", "policy", "rulename")))
 	f.Unsanctioned = strings.Contains(class, "unsanctioned") || strings.Contains(class, "unallowed") || strings.Contains(class, "unapproved")
+	// A yes or no on the instance (Netskope's sanctioned_instance).
+	if v, ok := d.boolean("sanctionedinstance", "instancesanctioned", "issanctioned"); ok {
+		f.Sanctioned, f.Unsanctioned = f.Sanctioned || v, f.Unsanctioned || !v
+	}
 	if f.FileHost && (f.Unsanctioned || fileHosts[destDomain]) {
 		f.Personal = true
 	}

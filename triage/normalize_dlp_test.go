@@ -28,6 +28,10 @@ func TestReadDataFields(t *testing.T) {
 			DataFields{User: "a@contoso.com", Destination: "someone@gmail.com", Personal: true}},
 		{"removable media", `{"user": "k@contoso.com", "destination": "Kingston DataTraveler (removable media)"}`,
 			DataFields{User: "k@contoso.com", Destination: "Kingston DataTraveler (removable media)", Personal: true}},
+		{"the instance is stated sanctioned", `{"user": "t@contoso.com", "instance_id": "contoso-github", "sanctioned_instance": "Yes"}`,
+			DataFields{User: "t@contoso.com", Destination: "contoso-github", Sanctioned: true}},
+		{"the instance is stated unsanctioned", `{"user": "t@contoso.com", "instance_id": "tm-dev-box", "sanctioned_instance": "No"}`,
+			DataFields{User: "t@contoso.com", Destination: "tm-dev-box", Unsanctioned: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := readDataFields(newDoc(mustJSON(t, tc.payload))); got != tc.want {
