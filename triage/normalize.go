@@ -348,6 +348,7 @@ func readAlert(d *doc) AlertFields {
 	a.MFAWeakened = mfaWeakened(d)
 	a.FederationChange = federationChange(d)
 	a.FederationWithGrant = a.FederationChange != "" && privilegeGranted(d)
+	a.DirectoryAdminGroupAdd = directoryAdminGroupAdd(d)
 	return a
 }
 

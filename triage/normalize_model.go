@@ -56,6 +56,10 @@ type AlertFields struct {
 	// administrator role or creates an account: the intruder making
 	// themselves the admin who then changes the trust.
 	FederationWithGrant bool `expr:"federation_with_grant" json:"federation_with_grant,omitempty"`
+	// DirectoryAdminGroupAdd names the directory-wide administrators group
+	// (Domain, Enterprise or Schema Admins) a Windows event records an
+	// account added to, or "" (see directoryAdminGroupAdd).
+	DirectoryAdminGroupAdd string `expr:"directory_admin_group_add" json:"directory_admin_group_add,omitempty"`
 	// MFAWeakened says what an administrative change did to weaken
 	// multi-factor authentication (accounts excluded from a conditional
 	// access policy, a factor set to bypass), or "" (see mfaWeakened).

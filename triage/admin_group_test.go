@@ -1,0 +1,38 @@
+package triage
+
+import (
+	"strings"
+	"testing"
+)
+
+// An account added to a directory-wide administrators group is worth an
+// analyst's look however the event reaches the analyzer; other group
+// changes and removals are not this finding.
+func TestDirectoryAdminGroupAddition(t *testing.T) {
+	const rule = "alert.directory_admin_group_add"
+	logSearch := func(code, message, group string) map[string]any {
+		return map[string]any{
+			"result": map[string]any{
+				"host": "DC01", "source": "WinEventLog:Security", "EventCode": code,
+				"_raw":       "LogName=Security EventCode=" + code + " Message=" + message + " Group Name: " + group,
+				"Group_Name": group, "src_user": "hd2.mpike", "user": "svc_backup",
+			},
+			"search_name": "AD - Privileged Group Change", "trigger_time": 1758420877.0,
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		raw   map[string]any
+		fires bool
+	}{
+		{"Domain Admins, 4728", logSearch("4728", "A member was added to a security-enabled global group.", "Domain Admins"), true},
+		{"Enterprise Admins, 4756", logSearch("4756", "A member was added to a security-enabled universal group.", "Enterprise Admins"), true},
+		{"an ordinary group", logSearch("4728", "A member was added to a security-enabled global group.", "Finance-Readers"), false},
+		{"removed from Domain Admins, 4729", logSearch("4729", "A member was removed from a security-enabled global group.", "Domain Admins"), false},
+	} {
+		a := analyze(t, Incident{IncidentType: "other", Severity: "medium", RawData: tc.raw})
+		if got := strings.Contains(a.Verdict.Reasoning, rule); got != tc.fires {
+			t.Errorf("%s: %s fired=%v, want %v (%s)", tc.name, rule, got, tc.fires, a.Verdict.Reasoning)
+		}
+	}
+}
