@@ -407,12 +407,13 @@ func containsAnyTerm(text string, terms ...string) bool {
 }
 
 // oktaEvent reports whether the payload carries Okta System Log event
-// types (user.*, system.push.*, policy.*), whose keys can otherwise look
+// types (user.*, system.push.*, policy.*, security.* for ThreatInsight and
+// session roaming), whose keys can otherwise look
 // like an EDR's.
 func oktaEvent(d *doc) bool {
 	for _, t := range d.strs("eventtype") {
 		t = strings.ToLower(t)
-		if strings.HasPrefix(t, "user.") || strings.HasPrefix(t, "system.push") || strings.HasPrefix(t, "policy.") {
+		if strings.HasPrefix(t, "user.") || strings.HasPrefix(t, "system.push") || strings.HasPrefix(t, "policy.") || strings.HasPrefix(t, "security.") {
 			return true
 		}
 	}

@@ -73,9 +73,10 @@ func TestASignInStatingMFAWasUsedPassedIt(t *testing.T) {
 	}
 }
 
-// OneLogin's events, PingOne Protect's risk evaluations and Duo's
-// authentication logs and Trust Monitor events are sign-ins whatever
-// incident type the caller gave them.
+// OneLogin's events, PingOne Protect's risk evaluations, Duo's
+// authentication logs and Trust Monitor events, and Okta's session
+// roaming detections are sign-ins whatever incident type the caller gave
+// them; Okta's behaviours beside a client device had read as an EDR's.
 func TestIdentityProviderExportsAreReadAsSignIns(t *testing.T) {
 	for name, raw := range map[string]map[string]any{
 		"OneLogin events":            oneLoginEvents(oneLoginLogin(6, 0, "", "")),
@@ -83,6 +84,9 @@ func TestIdentityProviderExportsAreReadAsSignIns(t *testing.T) {
 		"Duo authentication log": {"response": map[string]any{"authlogs": []any{map[string]any{
 			"access_device": map[string]any{"ip": "198.51.100.7"}, "factor": "duo_push", "result": "success"}}}},
 		"Duo Trust Monitor event": {"events": []any{map[string]any{"surfaced_auth": map[string]any{"factor": "verified_duo_push"}}}},
+		"Okta session roaming": {"eventType": "security.session.detect_client_roaming", "actor": map[string]any{"alternateId": "a@contoso.com"},
+			"client": map[string]any{"device": "Computer", "ipAddress": "45.77.1.9"}, "outcome": map[string]any{"result": "SUCCESS"},
+			"debugContext": map[string]any{"debugData": map[string]any{"behaviors": "{New IP=POSITIVE, New Device=NEGATIVE}"}}},
 	} {
 		if shape, _ := detectShape(raw, newDoc(raw)); shape != "identity" {
 			t.Errorf("%s read as shape %q, want identity", name, shape)
