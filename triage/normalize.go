@@ -323,7 +323,7 @@ func readAlert(d *doc) AlertFields {
 	a.Action = vendorAction(d)
 	a.TestFile = testFileHash(d)
 	a.ScannerSource = scannerSource(d)
-	a.UnusableSecret = unusableSecret(d)
+	a.UnusableSecret = exposedSecretAlert(d) && unusableSecret(d)
 	a.IntelMatch = d.str("threatmatchvalue", "threatindicator", "iocvalue", "matchedindicator", "threatmatch")
 	a.IntelConfidence = -1
 	if n, ok := d.number("threatconfidence", "iocconfidence", "indicatorconfidence", "feedconfidence"); ok {

@@ -8,6 +8,20 @@ import (
 // exampleCredentialRe matches the placeholder credentials cloud providers
 // print in their documentation: AWS marks every example access key id and
 // secret with EXAMPLE (AKIAIOSFODNN7EXAMPLE, ...EXAMPLEKEY).
+// exposedSecretRe finds the wording of an alert about a credential found
+// where it should not be.
+var exposedSecretRe = regexp.MustCompile(`secret|exposed|leak|hard-?coded|committed|plain ?text`)
+
+// exposedSecretAlert reports an alert about a credential found where it
+// should not be (a secret scanner's finding, a key in an image or a
+// repository), by its wording or a scanner's fields: only there does a
+// placeholder key mean nothing is exposed. A detector watching a key in
+// use (GuardDuty) names the key because the key acted, whatever it looks
+// like.
+func exposedSecretAlert(d *doc) bool {
+	return exposedSecretRe.MatchString(d.text) || d.has(append([]string{"secrettype", "secret", "matchedtext"}, secretValidityKeys...)...)
+}
+
 var exampleCredentialRe = regexp.MustCompile(`\b(akia|asia)[0-9a-z]{8,12}example\b|[0-9a-z/+]{16,}examplekey\b`)
 
 // secretValidityKeys hold a secret scanner's check of whether the exposed

@@ -16,6 +16,12 @@ func TestAnExposedCredentialThatOpensNothing(t *testing.T) {
 		{"revoked after exposure", map[string]any{"validity": "revoked"}, false},
 		{"not checked", map[string]any{"secret_type": "slack_api_token", "validity": "unknown"}, false},
 	}
+	// A detector watching a key act names the key, whatever it looks like.
+	acted := map[string]any{"type": "Discovery:S3/AnomalousBehavior", "resource": map[string]any{
+		"accessKeyDetails": map[string]any{"accessKeyId": "AKIAXB3N7Q2P4EXAMPLE", "userName": "ci-deploy"}}}
+	if readAlert(newDoc(acted)).UnusableSecret {
+		t.Error("a key seen acting was read as an unusable exposed secret")
+	}
 	for _, tt := range tests {
 		if got := unusableSecret(newDoc(tt.raw)); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
