@@ -46,6 +46,7 @@ func signInView(raw map[string]any) map[string]any {
 			break
 		}
 	}
+	focus = tamperingSession(events, focus)
 	fe := events[focus].fields
 	view := make(map[string]any, len(events[focus].raw)+8)
 	for k, v := range events[focus].raw {
@@ -141,6 +142,33 @@ func signInView(raw map[string]any) map[string]any {
 		view["chainContext"] = ctx
 	}
 	return view
+}
+
+// tamperingSession moves the focus from a sign-in that came after the
+// chain's last account change (a recovery detail replaced, a second factor
+// switched off) to the successful sign-in that made it: the last one
+// before the change, of the same user and, where both state one, from the
+// same address. The owner signing in again afterwards is not the session
+// to judge.
+func tamperingSession(events []chainEvent, focus int) int {
+	t := -1
+	for i := len(events) - 1; i > 0; i-- {
+		if e := events[i].fields; e.AccountTamper && !replacedFactor(events, i) {
+			t = i
+			break
+		}
+	}
+	if t < 0 || focus <= t {
+		return focus
+	}
+	te := events[t].fields
+	for j := t - 1; j >= 0; j-- {
+		e := events[j].fields
+		if e.Result == "success" && signInEvent(e) && sameUser(e.User, te.User) && sameAddress(e.SourceIP, te.SourceIP) {
+			return j
+		}
+	}
+	return focus
 }
 
 // chainSummary is what the events around the focus add up to.

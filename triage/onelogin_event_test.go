@@ -93,3 +93,27 @@ func TestIdentityProviderExportsAreReadAsSignIns(t *testing.T) {
 		}
 	}
 }
+
+// When the owner signs in again after another session changed the
+// account, the session that made the change is the one judged.
+func TestChainJudgesTheSessionThatTamperedNotTheOwnersLaterSignIn(t *testing.T) {
+	activity := func(at, app, name, ip string) map[string]any {
+		return map[string]any{
+			"id":        map[string]any{"time": at, "applicationName": app},
+			"actor":     map[string]any{"email": "a.whit@brightpath.example"},
+			"ipAddress": ip,
+			"events":    []any{map[string]any{"name": name}},
+		}
+	}
+	raw := map[string]any{"items": []any{
+		activity("2025-04-08T14:02:37Z", "login", "login_success", "73.22.140.91"),
+		activity("2025-04-08T15:10:52Z", "login", "login_success", "102.89.34.117"),
+		activity("2025-04-08T15:14:06Z", "user_accounts", "recovery_phone_edit", "102.89.34.117"),
+		activity("2025-04-08T15:16:22Z", "user_accounts", "2sv_disable", "102.89.34.117"),
+		activity("2025-04-08T15:31:05Z", "login", "login_success", "73.22.140.91"),
+	}}
+	f := readIdentityFields(signInView(raw))
+	if f.SourceIP != "102.89.34.117" || !f.AccountTamper {
+		t.Fatalf("chain judged the sign-in from %s (account changed: %v), want the session from 102.89.34.117 that changed it", f.SourceIP, f.AccountTamper)
+	}
+}
