@@ -5,8 +5,8 @@ import "testing"
 // A credential-theft tool on a host its device group designates for a red
 // team's exercise, or run by a breach-and-attack simulation's own agent, is
 // the exercise: the designation explains the tool however strongly it
-// reads. The same detection on an ordinary host, or with only a threat
-// label naming a red-team tool, stays open, and so does a critical one.
+// reads, even at critical severity. The same detection on an ordinary
+// host, or with only a threat label naming a red-team tool, stays open.
 func TestExerciseAssetExplainsTheAttackTooling(t *testing.T) {
 	base := map[string]any{
 		"title":              "HackTool:Win64/Mimikatz!pz",
@@ -29,10 +29,18 @@ func TestExerciseAssetExplainsTheAttackTooling(t *testing.T) {
 		{"description mentions testers", alert(map[string]any{
 			"description": "Tools such as this are used by attackers and by penetration testers."}), false},
 	})
+	// The designation explains a critical detection too: exercise hosts
+	// raise critical alerts by design. A critical alert whose only
+	// benign reading is the text saying it was a test stays open.
 	critical := analyze(t, Incident{IncidentType: "malware", Severity: "critical", RawData: alert(map[string]any{
 		"severity": "critical", "rbacGroupName": "Red Team Range"})})
-	if critical.Verdict.Classification == ClassBenign {
-		t.Errorf("a critical detection on an exercise host was closed: %s", critical.Verdict.Reasoning)
+	if critical.Verdict.Classification != ClassBenign {
+		t.Errorf("a critical detection on an exercise host stayed %s: %s", critical.Verdict.Classification, critical.Verdict.Reasoning)
+	}
+	said := analyze(t, Incident{IncidentType: "malware", Severity: "critical", RawData: alert(map[string]any{
+		"severity": "critical", "comment": "Authorized penetration test, engagement PT-2291"})})
+	if said.Verdict.Classification == ClassBenign {
+		t.Errorf("a critical detection the text calls a test was closed: %s", said.Verdict.Reasoning)
 	}
 }
 

@@ -75,8 +75,11 @@ func rescore(kind string, a Analysis, add func(*evidence) bool, settle func(from
 
 // guardCritical keeps a critical alert with any real malicious evidence out
 // of the benign class: wrongly closing one costs far more than reviewing it.
+// The one exception is a rule that explains every red flag from what the
+// asset is (see Rule.Explains): a host or account designated for a red-team
+// exercise raises critical alerts by design.
 func guardCritical(f Fields, ev *evidence, class string) string {
-	if class == ClassBenign && f.Severity >= 4 && ev.strongest() >= 0.2 {
+	if class == ClassBenign && f.Severity >= 4 && ev.strongest() >= 0.2 && !ev.explained {
 		return ClassSuspicious
 	}
 	return class
