@@ -31,11 +31,13 @@ import (
 // from 80 to 78 of 96 with the rules of the time and with the rules before
 // them alike, so the two cases are the word model's, a swing within what 96
 // cases can tell apart (one more training case has moved a blind case
-// either way); the floor had sat one case under the score.
+// either way); the floor had sat one case under the score. It went back
+// to 0.82 with the blind part at 82 of 96, two cases of margin for that
+// swing.
 const (
-	rulesExactFloor  = 0.93
-	unseenExactFloor = 0.79
-	blindExactFloor  = 0.81
+	rulesExactFloor  = 0.94
+	unseenExactFloor = 0.83
+	blindExactFloor  = 0.82
 )
 
 // partOf names the part of the set a top-level folder belongs to.
@@ -53,6 +55,7 @@ var partOf = map[string]string{
 	"fresh54": "unseen", "fresh55": "unseen", "fresh56": "unseen", "fresh57": "unseen", "fresh58": "unseen", "fresh59": "unseen",
 	"fresh60": "unseen", "fresh61": "unseen", "fresh62": "unseen", "fresh63": "unseen", "fresh64": "unseen", "fresh65": "unseen",
 	"fresh66": "unseen", "fresh67": "unseen", "fresh68": "unseen", "fresh69": "unseen", "fresh70": "unseen", "fresh71": "unseen",
+	"fresh72": "unseen", "fresh73": "unseen", "fresh74": "unseen", "fresh75": "unseen", "fresh76": "unseen", "fresh77": "unseen",
 	"fresh15": "blind", "fresh16": "blind",
 }
 
