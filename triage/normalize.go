@@ -407,9 +407,8 @@ func containsAnyTerm(text string, terms ...string) bool {
 }
 
 // oktaEvent reports whether the payload carries Okta System Log event
-// types (user.*, system.push.*, policy.*, security.* for ThreatInsight and
-// session roaming), whose keys can otherwise look
-// like an EDR's.
+// types (user.*, system.push.*, policy.*, and security.* for ThreatInsight
+// and session roaming), whose keys can otherwise look like an EDR's.
 func oktaEvent(d *doc) bool {
 	for _, t := range d.strs("eventtype") {
 		t = strings.ToLower(t)

@@ -9,8 +9,9 @@ import (
 // global group), 4732 (a domain-local or local one) or 4756 (a universal
 // one), with the message "A member was added to a security-enabled ...
 // group". Which group decides what the new member holds: Domain Admins,
-// Enterprise Admins and Schema Admins hold the whole directory, and so
-// does Administrators on a domain controller.
+// Enterprise Admins and Schema Admins hold the whole directory. So does
+// Administrators on a domain controller, but the same name on a member
+// server or workstation is a local group, so only the three are read.
 
 var (
 	groupMemberAddedCodes = setOf("4728", "4732", "4756")

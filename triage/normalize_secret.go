@@ -5,9 +5,6 @@ import (
 	"strings"
 )
 
-// exampleCredentialRe matches the placeholder credentials cloud providers
-// print in their documentation: AWS marks every example access key id and
-// secret with EXAMPLE (AKIAIOSFODNN7EXAMPLE, ...EXAMPLEKEY).
 // exposedSecretRe finds the wording of an alert about a credential found
 // where it should not be.
 var exposedSecretRe = regexp.MustCompile(`secret|exposed|leak|hard-?coded|committed|plain ?text`)
@@ -19,9 +16,16 @@ var exposedSecretRe = regexp.MustCompile(`secret|exposed|leak|hard-?coded|commit
 // use (GuardDuty) names the key because the key acted, whatever it looks
 // like.
 func exposedSecretAlert(d *doc) bool {
-	return exposedSecretRe.MatchString(d.text) || d.has(append([]string{"secrettype", "secret", "matchedtext"}, secretValidityKeys...)...)
+	return exposedSecretRe.MatchString(d.text) || d.has(secretScannerKeys...)
 }
 
+// secretScannerKeys are the fields only a secret scanner's finding has: the
+// kind of secret, the secret or the text it matched, and its validity.
+var secretScannerKeys = append([]string{"secrettype", "secret", "matchedtext"}, secretValidityKeys...)
+
+// exampleCredentialRe matches the placeholder credentials cloud providers
+// print in their documentation: AWS marks every example access key id and
+// secret with EXAMPLE (AKIAIOSFODNN7EXAMPLE, ...EXAMPLEKEY).
 var exampleCredentialRe = regexp.MustCompile(`\b(akia|asia)[0-9a-z]{8,12}example\b|[0-9a-z/+]{16,}examplekey\b`)
 
 // secretValidityKeys hold a secret scanner's check of whether the exposed
