@@ -1,9 +1,6 @@
 package triage
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // pingOneEvent builds one PingOne audit activity.
 func pingOneEvent(at, action, ip string, extra map[string]any) map[string]any {
@@ -43,19 +40,9 @@ func TestPingOneChainReadsAFactorEnrolledInARiskySession(t *testing.T) {
 			"context": map[string]any{"149.28.92.177": note},
 		}
 	}
-	const rule = "identity.factor_enrolled_in_risky_session"
-	for _, tc := range []struct {
-		name  string
-		raw   map[string]any
-		fires bool
-	}{
+	checkFires(t, "identity.factor_enrolled_in_risky_session", "suspicious_login", "medium", []fireCase{
 		{"high-risk sign-in", chain("HIGH", "residential broadband"), true},
 		{"hosting address named in the enrichment", chain("LOW", "AS20473 Vultr (hosting), Singapore"), true},
 		{"ordinary sign-in", chain("LOW", "residential broadband"), false},
-	} {
-		a := analyze(t, Incident{IncidentType: "suspicious_login", Severity: "medium", RawData: tc.raw})
-		if got := strings.Contains(a.Verdict.Reasoning, rule); got != tc.fires {
-			t.Errorf("%s: %s fired=%v, want %v (%s)", tc.name, rule, got, tc.fires, a.Verdict.Reasoning)
-		}
-	}
+	})
 }

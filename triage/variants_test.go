@@ -2,6 +2,7 @@ package triage
 
 import (
 	"maps"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +19,25 @@ type closeCase struct {
 	name   string
 	raw    map[string]any
 	benign bool
+}
+
+// fireCase is one payload and whether a rule is expected to fire on it.
+type fireCase struct {
+	name  string
+	raw   map[string]any
+	fires bool
+}
+
+// checkFires analyzes each case as an incident of incidentType at
+// severity and checks that rule fires on exactly the cases marked so.
+func checkFires(t *testing.T, rule, incidentType, severity string, cases []fireCase) {
+	t.Helper()
+	for _, tc := range cases {
+		a := analyze(t, Incident{IncidentType: incidentType, Severity: severity, RawData: tc.raw})
+		if got := strings.Contains(a.Verdict.Reasoning, "Rule "+rule+" ") || strings.Contains(a.Verdict.Reasoning, "Rule "+rule+":"); got != tc.fires {
+			t.Errorf("%s: %s fired=%v, want %v (%s)", tc.name, rule, got, tc.fires, a.Verdict.Reasoning)
+		}
+	}
 }
 
 // checkClosed analyzes each case as an incident of incidentType at high
