@@ -157,6 +157,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	f.SelfService = containsAnyTerm(normKey(f.Event+" "+cur.str("category", "operationname", "activity")), "selfservice", "resetpassword", "updatepassword", "passwordchange", "factoractivate", "mfaregistration", "registersecurityinfo", "enrollfactor")
 	f.Admin = privileged(cur) != ""
 	f.ServiceAccount = serviceAccount(f.User)
+	f.PasswordChanged = passwordChanged(cur)
 	// Reason codes come in snake case ("excessive_downloads").
 	f.BulkDownload = bulkDownloadRe.MatchString(strings.ReplaceAll(cur.text, "_", " "))
 	f.ScriptedClient = scriptedClient(cur)

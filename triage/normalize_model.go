@@ -141,6 +141,9 @@ type IdentityFields struct {
 	// ServiceAccount is set for non-human accounts: service and
 	// automation accounts by naming convention, machine accounts.
 	ServiceAccount bool `expr:"service_account" json:"service_account,omitempty"`
+	// PasswordChanged is set when the payload records a change of the
+	// account's own password (see passwordChanged).
+	PasswordChanged bool `expr:"password_changed" json:"password_changed,omitempty"`
 	// BulkDownload is set when the session went on to download or sync
 	// files in bulk (a cloud app's mass-download detection).
 	BulkDownload bool `expr:"bulk_download" json:"bulk_download,omitempty"`

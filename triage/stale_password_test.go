@@ -1,0 +1,21 @@
+package triage
+
+import "testing"
+
+// Wrong passwords from the account's own device or network right after
+// its password changed are a device holding the old one; the same run
+// from a hosting network, against several accounts, or with no change on
+// record is not explained.
+func TestFailuresAfterTheAccountsOwnPasswordChange(t *testing.T) {
+	base := map[string]any{
+		"user": "m.brooks@contoso.example", "src_ip": "10.12.4.31", "result": "success",
+		"failed_attempts": 42, "client_app": "Exchange ActiveSync",
+		"last_password_change": "2025-10-13T08:55:02Z",
+	}
+	checkFires(t, "identity.stale_password_after_change", "suspicious_login", "medium", []fireCase{
+		{"own network after the change", base, true},
+		{"no change on record", withFields(base, map[string]any{"last_password_change": nil}), false},
+		{"from a hosting network", withFields(base, map[string]any{"src_ip": "45.77.20.9", "asn": "AS20473 Vultr Holdings (hosting)", "client_app": "Browser"}), false},
+		{"several accounts tried", withFields(base, map[string]any{"distinct_users_failed": 31}), false},
+	})
+}
