@@ -124,6 +124,10 @@ type evidence struct {
 	// explained is set when a rule accounts for every red flag (see
 	// Rule.Explains): the verdict is benign whatever the score.
 	explained bool
+	// exercise is set when the explaining rule is an authorised security
+	// exercise's (its group is testingGroup): such hosts and simulations
+	// raise critical alerts by design, so it passes the critical guard.
+	exercise bool
 	// unwantedOnly is set when the only detection is a potentially
 	// unwanted program and nothing it did was hostile: such an alert is at
 	// most suspicious until a finding of its own (see strongRuleWeight)

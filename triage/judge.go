@@ -29,6 +29,7 @@ func applyRules(kind string, a Analysis, f Fields, hits []ruleHit) Analysis {
 			ev.addGrouped(h.rule.Group, h.rule.Weight, "%s", h.describe())
 			ev.resolved = ev.resolved || h.rule.Resolves
 			ev.explained = ev.explained || h.rule.Explains
+			ev.exercise = ev.exercise || h.rule.Explains && h.rule.Group == testingGroup
 			ev.unwantedOnly = ev.unwantedOnly && h.rule.Weight < strongRuleWeight
 		}
 		ev.rules = true
@@ -73,13 +74,19 @@ func rescore(kind string, a Analysis, add func(*evidence) bool, settle func(from
 	return a
 }
 
+// testingGroup is the rule group of authorised security tests (see
+// Rule.Group): exercise hosts, simulations, sanctioned tests.
+const testingGroup = "security_testing"
+
 // guardCritical keeps a critical alert with any real malicious evidence out
 // of the benign class: wrongly closing one costs far more than reviewing it.
-// The one exception is a rule that explains every red flag from what the
-// asset is (see Rule.Explains): a host or account designated for a red-team
-// exercise raises critical alerts by design.
+// The one exception is a rule of testingGroup that explains every red flag
+// (see Rule.Explains): a host or account designated for a red-team
+// exercise, or a simulation sent through its own route, raises critical
+// alerts by design. Other explaining rules (a stale password after the
+// account's own change) still leave a critical alert open.
 func guardCritical(f Fields, ev *evidence, class string) string {
-	if class == ClassBenign && f.Severity >= 4 && ev.strongest() >= 0.2 && !ev.explained {
+	if class == ClassBenign && f.Severity >= 4 && ev.strongest() >= 0.2 && !ev.exercise {
 		return ClassSuspicious
 	}
 	return class

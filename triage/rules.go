@@ -38,9 +38,11 @@ type Rule struct {
 	Resolves bool `yaml:"resolves"`
 	// Explains marks a resolving rule whose fact accounts for every red
 	// flag the alert carries (an authorised exercise on a host designated
-	// for it, a simulation sent through its own route): when it fires the
-	// verdict is benign however much the red flags weigh. The
-	// critical-severity guard still keeps a critical alert open.
+	// for it, a simulation sent through its own route, a device still
+	// holding a changed password): when it fires the verdict is benign
+	// however much the red flags weigh. The critical-severity guard still
+	// keeps a critical alert open unless the rule is an authorised
+	// exercise's (see guardCritical).
 	Explains bool `yaml:"explains"`
 	// Group names the underlying fact the rule reads when other rules (or
 	// the analyzer's own signals) read it too: of the fired members of a

@@ -19,3 +19,19 @@ func TestFailuresAfterTheAccountsOwnPasswordChange(t *testing.T) {
 		{"several accounts tried", withFields(base, map[string]any{"distinct_users_failed": 31}), false},
 	})
 }
+
+// The stale-password reading explains the failures, but not past the
+// critical-severity guard: only an authorised exercise passes it.
+func TestStalePasswordLeavesACriticalAlertOpen(t *testing.T) {
+	raw := map[string]any{
+		"user": "m.brooks@contoso.example", "src_ip": "10.12.4.31", "result": "success",
+		"failed_attempts": 42, "client_app": "Exchange ActiveSync",
+		"last_password_change": "2025-10-13T08:55:02Z",
+	}
+	for sev, wantBenign := range map[string]bool{"medium": true, "critical": false} {
+		a := analyze(t, Incident{IncidentType: "suspicious_login", Severity: sev, RawData: raw})
+		if got := a.Verdict.Classification == ClassBenign; got != wantBenign {
+			t.Errorf("%s: %s, want benign=%v (%s)", sev, a.Verdict.Classification, wantBenign, a.Verdict.Reasoning)
+		}
+	}
+}
