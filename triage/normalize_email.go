@@ -175,12 +175,12 @@ func readDefenderAuth(d *doc, auth map[string]string) {
 	}
 }
 
-// emailThreatType folds the gateway's own classification: Defender
-// ThreatTypes, Proofpoint classification, Mimecast scan results and
-// generic threat fields. Spam and bulk are kept apart from phishing.
 // emailThreatKeys are where mail products state what a message is.
 var emailThreatKeys = []string{"attacktype", "threattypes", "threattype", "threats", "result", "classification", "threatclassification", "scanresult", "verdict", "category", "urlcategory", "detectionmethods", "phishscore", "threatstatus", "outbreakfilters", "outbreakfilter", "taxonomy", "reason", "reasonextra", "spyname", "threatnames"}
 
+// emailThreatType folds the gateway's own classification: Defender
+// ThreatTypes, Proofpoint classification, Mimecast scan results and
+// generic threat fields. Spam and bulk are kept apart from phishing.
 func emailThreatType(d *doc) string {
 	text := normKey(lowerJoin(d.productScalarStrs(emailThreatKeys...))) + " " + reclassification(d)
 	switch {

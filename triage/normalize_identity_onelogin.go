@@ -46,12 +46,8 @@ func oneLoginEvent(raw map[string]any) map[string]any {
 	if !ok || raw["user_id"] == nil && raw["user_name"] == nil {
 		return raw
 	}
-	out := maps.Clone(raw)
-	add := func(k string, v any) {
-		if _, taken := out[k]; !taken && v != nil && v != "" {
-			out[k] = v
-		}
-	}
+	out := commonNames(maps.Clone(raw))
+	add := out.add
 	kind, known := oneLoginEventTypes[int(id)]
 	if known {
 		add("eventType", kind.event)
@@ -66,6 +62,17 @@ func oneLoginEvent(raw map[string]any) map[string]any {
 		add("mfaResult", "success ("+device+")")
 	}
 	return out
+}
+
+// commonNames is a copy of a provider's event that takes the names the
+// sign-in readers share, never over the event's own top-level fields.
+type commonNames map[string]any
+
+// add sets k to v unless the event already has k or v is empty.
+func (c commonNames) add(k string, v any) {
+	if _, taken := c[k]; !taken && v != nil && v != "" {
+		c[k] = v
+	}
 }
 
 // providerEvent rewrites an identity provider's own event shape (PingOne,

@@ -36,12 +36,8 @@ func pingOneActivity(raw map[string]any) map[string]any {
 	if kind == "" {
 		return raw
 	}
-	out := maps.Clone(raw)
-	add := func(k string, v any) {
-		if _, taken := out[k]; !taken && v != nil && v != "" {
-			out[k] = v
-		}
-	}
+	out := commonNames(maps.Clone(raw))
+	add := out.add
 	event := strings.ToLower(kind)
 	if mapped, ok := pingOneActionEvents[normKey(kind)]; ok {
 		event = mapped
