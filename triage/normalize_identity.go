@@ -32,6 +32,16 @@ func readIdentityFields(raw map[string]any) IdentityFields {
 	return readSignInFields(signInDocs(raw))
 }
 
+// networkOwner is name unless it is an opaque identifier: a directory's
+// `organization` is often its own tenant id (JumpCloud's 24 hex digits, a
+// UUID), not the network the sign-in came from.
+func networkOwner(name string) string {
+	if len(name) >= 16 && isHexString(strings.ReplaceAll(name, "-", "")) {
+		return ""
+	}
+	return name
+}
+
 // readSignInFields reads the identity fields from a sign-in already
 // indexed by signInDocs.
 func readSignInFields(cur, prev *doc) IdentityFields {
@@ -41,7 +51,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 		Country:   cur.str(countryKeys...),
 		City:      cur.str("city", "cityname"),
 		ASN:       cur.str("asn", "asnumber", "autonomoussystemnumber", "asnnumber", "accessingasn"),
-		ISP:       cur.firstOf("isp", "asorg", "asnorg", "asorganization", "autonomoussystemorganization", "organization", "networkname"),
+		ISP:       networkOwner(cur.firstOf("isp", "asorg", "asnorg", "asorganization", "autonomoussystemorganization", "organization", "networkname")),
 		DeviceID:  cur.str("deviceid", "deviceidentifier", "managedeviceid"),
 		ClientApp: cur.str("clientappused", "clientapp", "authenticationprotocol", "protocol", "authprotocol", "authmethod", "authenticationmethod", "logintype", "credentialtype", "logontype"),
 		RiskLevel: strings.ToLower(cur.str("risklevelduringsignin", "risklevel", "risklevelaggregated", "level")),

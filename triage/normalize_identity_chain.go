@@ -385,7 +385,7 @@ func signInEvents(v []any) []map[string]any {
 		}
 		m = providerEvent(m)
 		d := newDoc(m)
-		if !d.has(userKeys...) || !d.has("errorcode", "outcome", "result", "events", "status") {
+		if !d.has(userKeys...) || !d.has("errorcode", "outcome", "result", "events", "status", "success") {
 			continue
 		}
 		if len(out) < maxChainEvents {

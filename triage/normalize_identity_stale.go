@@ -3,6 +3,7 @@ package triage
 import (
 	"regexp"
 	"strings"
+	"time"
 )
 
 // A run of wrong passwords right after the account's password was
@@ -18,12 +19,35 @@ var passwordChangedRe = regexp.MustCompile(`password (was |had been )?(changed|r
 // password last changed.
 var passwordChangeKeys = []string{"lastpasswordchange", "passwordlastchanged", "passwordlastset", "pwdlastset", "passwordchangedat", "lastpasswordreset", "passwordchanged"}
 
+// recentChange is how long before the sign-in a recorded password change
+// still explains wrong passwords: devices pick up a new password within
+// days, not months.
+const recentChange = 30 * 24 * time.Hour
+
+// changedLongBefore reports a recorded last-change time more than
+// recentChange before the sign-in: a password unchanged for two years
+// explains nothing.
+func changedLongBefore(cur *doc) bool {
+	at, ok := eventTime(cur)
+	if !ok {
+		return false
+	}
+	for _, v := range cur.values(passwordChangeKeys...) {
+		if s, isText := v.(string); isText {
+			if changed, ok := parseTime(s); ok && at.Sub(changed) > recentChange {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // passwordChanged reports whether the sign-in payload records a change of
 // the account's own password: a field for it, a correlated password
 // change event, or the words.
 func passwordChanged(cur *doc) bool {
 	if cur.has(passwordChangeKeys...) {
-		return true
+		return !changedLongBefore(cur)
 	}
 	for _, e := range cur.entries {
 		if e.val != nil && (strings.Contains(e.key, "passwordchange") || strings.Contains(e.key, "passwordrotation")) {

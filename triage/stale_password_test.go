@@ -17,6 +17,8 @@ func TestFailuresAfterTheAccountsOwnPasswordChange(t *testing.T) {
 		{"no change on record", withFields(base, map[string]any{"last_password_change": nil}), false},
 		{"from a hosting network", withFields(base, map[string]any{"src_ip": "45.77.20.9", "asn": "AS20473 Vultr Holdings (hosting)", "client_app": "Browser"}), false},
 		{"several accounts tried", withFields(base, map[string]any{"distinct_users_failed": 31}), false},
+		{"change minutes before the failures", withFields(base, map[string]any{"timestamp": "2025-10-13T09:20:00Z"}), true},
+		{"change two years before the failures", withFields(base, map[string]any{"timestamp": "2025-10-13T09:20:00Z", "last_password_change": "2023-01-09T16:20:00Z"}), false},
 	})
 }
 
