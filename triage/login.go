@@ -67,9 +67,9 @@ func analyzeLogin(raw map[string]any, f IdentityFields) Analysis {
 	}
 
 	fatigue := false
-	denied, hasDenied := cur.number("mfadenied", "mfadenials", "mfadeniedcount", "deniedpushes", "pushesdenied", "pushdenied", "mfarejected", "rejectedpushes", "mfadeniedpushes")
-	pushes, hasPushes := cur.number("mfapushes", "mfapushcount", "pushcount", "mfaprompts", "mfarequests", "pushrequests", "mfaattempts")
-	if v, ok := cur.boolean("mfafatigue", "pushfatigue", "pushbombing", "mfabombing", "mfaspam"); ok && v || firstSubstring(riskCompact, []string{"mfafatigue", "pushfatigue", "mfaspam", "pushspam", "pushbombing"}) != "" {
+	denied, hasDenied := cur.number(pushDeniedKeys...)
+	pushes, hasPushes := cur.number(pushCountKeys...)
+	if pushFatigueNamed(cur, riskCompact) {
 		ev.add(0.30, "MFA fatigue: the user was flooded with push prompts")
 		fatigue = true
 	} else if hasDenied && denied >= 3 || hasPushes && pushes >= 5 {

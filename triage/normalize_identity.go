@@ -292,14 +292,31 @@ func readOutcome(f *IdentityFields, cur *doc) {
 	}
 }
 
+// pushCountKeys and pushDeniedKeys (folded) count the MFA prompts sent
+// and the ones the user denied.
+var (
+	pushCountKeys  = []string{"mfapushes", "mfapushcount", "pushcount", "mfaprompts", "mfarequests", "pushrequests", "mfaattempts"}
+	pushDeniedKeys = []string{"mfadenied", "mfadenials", "mfadeniedcount", "deniedpushes", "pushesdenied", "pushdenied", "pushdeniedcount", "deniedpushcount", "mfarejected", "rejectedpushes", "mfadeniedpushes"}
+)
+
+// pushFatigueNamed reports a payload that names MFA fatigue itself: a
+// flag for it, or the provider's risk text ("MFA fatigue", Duo's "push
+// harassment").
+func pushFatigueNamed(cur *doc, riskCompact string) bool {
+	if v, ok := cur.boolean("mfafatigue", "pushfatigue", "pushbombing", "mfabombing", "mfaspam", "pushharassment"); ok && v {
+		return true
+	}
+	return containsAnyTerm(riskCompact, "mfafatigue", "pushfatigue", "mfaspam", "pushspam", "pushbombing", "pushharassment")
+}
+
 func readMFA(f *IdentityFields, cur *doc, riskCompact string) {
-	if n, ok := cur.number("mfapushes", "mfapushcount", "pushcount", "mfaprompts", "mfarequests", "pushrequests", "mfaattempts"); ok {
+	if n, ok := cur.number(pushCountKeys...); ok {
 		f.PushCount = int(n)
 	}
-	if n, ok := cur.number("mfadenied", "mfadenials", "mfadeniedcount", "deniedpushes", "pushesdenied", "pushdenied", "mfarejected", "rejectedpushes"); ok {
+	if n, ok := cur.number(pushDeniedKeys...); ok {
 		f.PushDenied = int(n)
 	}
-	if v, ok := cur.boolean("mfafatigue", "pushfatigue", "pushbombing", "mfabombing"); ok && v || containsAnyTerm(riskCompact, "mfafatigue", "pushfatigue", "pushspam", "pushbombing") {
+	if pushFatigueNamed(cur, riskCompact) {
 		f.PushCount = max(f.PushCount, 10)
 	}
 	text := lowerJoin(cur.strs(append(mfaResultKeys, "authenticationstepresultdetail", "additionaldetails", "authenticationrequirement", "mfadetail", "factorresult", "loginchallengemethod")...))
