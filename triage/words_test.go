@@ -152,12 +152,31 @@ func TestWordModelTurnsAnUndecidedAlertBenignAndNamesTheWords(t *testing.T) {
 	}
 }
 
-func TestWordsAloneNeverMakeAnAlertMalicious(t *testing.T) {
+// Words that read clearly malicious make an alert malicious only when
+// the rules read nothing at all in it; once the rules found anything,
+// even only the reported severity, undecided rules and hostile words make
+// it suspicious.
+func TestWordsAloneMakeAnAlertMaliciousOnlyWhenTheRulesReadNothing(t *testing.T) {
 	m := toyModel(t)
 	a := analyzeWith(t, m, toyAlert("high", hostileWords))
 	if a.Verdict.Classification != ClassSuspicious {
-		t.Fatalf("classification = %s, want suspicious (the words are the only finding): %s", a.Verdict.Classification, a.Verdict.Reasoning)
+		t.Fatalf("classification = %s, want suspicious (the rules read the severity, the words are the only finding): %s", a.Verdict.Classification, a.Verdict.Reasoning)
 	}
+	unread := toyAlert("high", hostileWords)
+	unread.IncidentType = "phishing"
+	if a := analyzeWith(t, m, unread); a.Verdict.Classification != ClassMalicious || !strings.Contains(a.Verdict.Reasoning, "no signals fired") {
+		t.Fatalf("classification = %s, want malicious (the rules read nothing, the words clearly malicious): %s", a.Verdict.Classification, a.Verdict.Reasoning)
+	}
+	a = analyzeWith(t, m, withWords(unread, mixedWords))
+	if a.Verdict.Classification == ClassMalicious {
+		t.Fatalf("an unread alert whose words read suspicious was called malicious: %s", a.Verdict.Reasoning)
+	}
+}
+
+// withWords is inc with its description replaced by words.
+func withWords(inc Incident, words []string) Incident {
+	inc.RawData = map[string]any{"description": strings.Join(words, " ")}
+	return inc
 }
 
 func TestWordsMoveARulesVerdictOneStepAtMost(t *testing.T) {
