@@ -30,6 +30,10 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	}
 	_, f.Severity = incidentSeverity(inc, d)
 	f.Alert = readAlert(d)
+	if m := d.str("model"); f.Format == "trend_workbench" && m != "" {
+		// A Workbench alert is titled by the detection model that raised it.
+		f.Alert.Title = m
+	}
 	var signIn map[string]any
 	switch fieldFamily(f.Shape, inc.IncidentType) {
 	case "email":
@@ -216,6 +220,9 @@ func detectShape(raw map[string]any, d *doc) (shape, format string) {
 			return "email", "splunk_notable"
 		}
 	}
+	if keys["impactscope"] && keys["indicators"] {
+		return trendWorkbenchShape(d), "trend_workbench"
+	}
 	if keys["evidence"] && (keys["detectionsource"] || keys["servicesource"]) {
 		return graphAlertShape(d), "graph_alert"
 	}
@@ -272,6 +279,25 @@ func contentShape(keys map[string]bool) string {
 	case endpoint >= 2 && endpoint > identity:
 		return "endpoint"
 	case identity >= 2:
+		return "identity"
+	}
+	return ""
+}
+
+// trendWorkbenchShape reads the family of a Trend Vision One Workbench
+// alert from what its impact scope counts: hosts make it an endpoint
+// alert, mailboxes alone an e-mail one, accounts alone an identity one.
+func trendWorkbenchShape(d *doc) string {
+	count := func(key string) float64 {
+		n, _ := d.number(key)
+		return n
+	}
+	switch {
+	case count("desktopcount")+count("servercount") > 0:
+		return "endpoint"
+	case count("emailaddresscount") > 0:
+		return "email"
+	case count("accountcount")+count("cloudidentitycount") > 0:
 		return "identity"
 	}
 	return ""

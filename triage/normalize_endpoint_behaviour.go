@@ -79,6 +79,13 @@ type EndpointBehaviour struct {
 	// from a package a user fetched through an e-mail (an attachment or
 	// a link in a message the alert carries).
 	RemoteToolFromMail bool `expr:"remote_tool_from_mail" json:"remote_tool_from_mail,omitempty"`
+	// RemoteRelay is the relay host a remote-support client was set to
+	// join (ScreenConnect's h= parameter), or "".
+	RemoteRelay string `expr:"remote_relay" json:"remote_relay,omitempty"`
+	// OwnRelay is set when that relay carries one of the organisation's
+	// names as the payload gives them (its accounts' Windows domain, its
+	// users' mail domain): its own support instance.
+	OwnRelay bool `expr:"own_relay" json:"own_relay,omitempty"`
 }
 
 // logClearingRe finds commands that erase the record of what was done.
@@ -204,6 +211,10 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.ReverseTunnel = reverseTunnelRe.MatchString(f.CommandLine) && !privateTargetRe.MatchString(f.CommandLine)
 	b.LogClearing = logClearingRe.MatchString(commands) || logClearingRe.MatchString(d.text)
 	b.RemoteToolFromMail = b.RemoteAccess != "" && remoteToolFromMail(d, tree)
+	if b.RemoteAccess != "" {
+		b.RemoteRelay = remoteRelay(tree)
+		b.OwnRelay = b.RemoteRelay != "" && ownRelay(b.RemoteRelay, orgNames(d))
+	}
 	b.KernelThreadName = kernelThreadDisguise(f.Process, f.FilePath)
 	b.ShellService = strings.Contains(tree, "echo") && (strings.Contains(tree, `\pipe\`) || strings.Contains(tree, "%comspec%")) && shellServiceRe.MatchString(tree)
 	b.BrowserDebugTheft = strings.Contains(tree, "remote-debugging-port") && ownBrowserProfileRe.MatchString(tree)
