@@ -22,6 +22,7 @@ func TestExerciseAssetExplainsTheAttackTooling(t *testing.T) {
 		{"ordinary host", alert(nil), false},
 		{"red team device group", alert(map[string]any{"rbacGroupName": "Red Team - Engagement Hosts (isolated VLAN)"}), true},
 		{"penetration test machine tag", alert(map[string]any{"machineTags": []any{"NonProduction", "PENTEST-AUTHORIZED"}}), true},
+		{"host named for the red team", alert(map[string]any{"computerDnsName": "redteam-ws03.corp.fabrikam.com"}), true},
 		{"simulation agent parent", alert(map[string]any{
 			"parentProcessSigner": "AttackIQ, Inc.",
 			"parentProcessPath":   `C:\Program Files\AttackIQ\FireDrill\ai_agent.exe`}), true},

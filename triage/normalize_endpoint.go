@@ -48,7 +48,7 @@ var ransomNoteRe = regexp.MustCompile(`how[_ -]?to[_ -]?(decrypt|restore|recover
 func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	p := readProcessFacts(d)
 	f := EndpointFields{
-		Host:        d.str("hostnamefield", "hostname", "computername", "devicename", "computerdnsname", "agentcomputername", "host", "computer", "endpoint", "machinename"),
+		Host:        d.str(hostNameKeys...),
 		User:        d.str("username", "user", "accountname", "processuser", "initiatingprocessaccountname", "userprincipalname", "user_name"),
 		CommandLine: strings.ToLower(p.CommandLine),
 		FilePath:    p.Path,

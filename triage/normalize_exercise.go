@@ -14,6 +14,10 @@ var exerciseAssetKeys = []string{
 	"hostvlan", "vlan", "segment", "networksegment", "department", "usergroups", "adgroups", "memberof", "tags",
 }
 
+// hostNameKeys are where products name the host an alert is about
+// (Trend Vision One's host entity is an entityValue with a name).
+var hostNameKeys = []string{"hostnamefield", "hostname", "computername", "devicename", "computerdnsname", "agentcomputername", "host", "computer", "endpoint", "machinename", "entityvaluename"}
+
 // exerciseTeamTerms name a security exercise, as normKey folds them: a red,
 // purple or penetration-testing team's hosts, or a breach-and-attack
 // simulation's targets.
@@ -26,12 +30,13 @@ var exerciseToolTerms = []string{"invokeatomictest", "atomicredteam", "attackiqi
 
 // exerciseAsset returns what designates the alert's host or account for an
 // authorised security exercise ("" when nothing does): a device group,
-// tag, OU or segment named for a red, purple or penetration-testing team,
-// or a breach-and-attack simulation framework running the activity. A tag
+// tag, OU, segment or host name that names a red, purple or
+// penetration-testing team, or a breach-and-attack simulation framework
+// running the activity. A tag
 // that names a tool ("RedTeamTool", a threat-intelligence label) describes
 // the detection, not the asset, and does not count.
 func exerciseAsset(d *doc) string {
-	for _, s := range d.strs(exerciseAssetKeys...) {
+	for _, s := range append(d.strs(exerciseAssetKeys...), d.str(hostNameKeys...)) {
 		k := normKey(s)
 		if len(k) > 120 || containsAnyTerm(k, "tool", "framework", "malware", "implant", "c2") {
 			continue
