@@ -56,6 +56,7 @@ var partOf = map[string]string{
 	"fresh60": "unseen", "fresh61": "unseen", "fresh62": "unseen", "fresh63": "unseen", "fresh64": "unseen", "fresh65": "unseen",
 	"fresh66": "unseen", "fresh67": "unseen", "fresh68": "unseen", "fresh69": "unseen", "fresh70": "unseen", "fresh71": "unseen",
 	"fresh72": "unseen", "fresh73": "unseen", "fresh74": "unseen", "fresh75": "unseen", "fresh76": "unseen", "fresh77": "unseen",
+	"fresh78": "unseen", "fresh79": "unseen", "fresh80": "unseen", "fresh81": "unseen", "fresh82": "unseen", "fresh83": "unseen",
 	"fresh15": "blind", "fresh16": "blind",
 }
 
