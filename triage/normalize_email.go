@@ -35,6 +35,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	f.FreeMail = freeMailDomains[registrableDomain(m.senderDomain)]
 	f.PaymentLure = containsAnyTerm(d.text, paymentLureTerms...)
 	readDefenderAuth(d, m.auth)
+	readMailInsights(d, m.auth, &f)
 	f.SPF, f.DKIM, f.DMARC = m.auth["spf"], m.auth["dkim"], m.auth["dmarc"]
 	f.AuthAligned = authAligned(m.auth)
 	f.AuthFailed = f.DMARC == "fail" || f.SPF == "fail" && f.DKIM != "pass" || m.auth["compauth"] == "fail"
@@ -226,7 +227,7 @@ func registeredDaysBefore(d *doc) int {
 	if !ok {
 		return -1
 	}
-	at, ok := eventTime(d)
+	at, ok := mailTime(d)
 	if !ok || at.Before(reg) {
 		return -1
 	}

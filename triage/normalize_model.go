@@ -313,6 +313,9 @@ type EmailFields struct {
 	// FirstContact is set when the gateway says the recipient or the
 	// organisation has never had mail from this sender before.
 	FirstContact bool `expr:"first_contact" json:"first_contact,omitempty"`
+	// KnownCorrespondent is set when the product records earlier
+	// correspondence with the sender (a known vendor, messages exchanged).
+	KnownCorrespondent bool `expr:"known_correspondent" json:"known_correspondent,omitempty"`
 	// UnscannableAttachment is set when an attachment is encrypted or
 	// password-protected, so no scanner could look inside it.
 	UnscannableAttachment bool `expr:"unscannable_attachment" json:"unscannable_attachment,omitempty"`
