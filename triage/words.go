@@ -61,12 +61,30 @@ func AlertTerms(inc Incident) []string {
 	terms.add("sev:" + metaValue(inc.Severity))
 	walkStrings(inc.RawData, 0, func(s string) {
 		for _, t := range termPattern.FindAllString(strings.ToLower(withoutEmbeddedFieldNames(s)), -1) {
-			if !numberInTerm.MatchString(t) {
+			if !numberInTerm.MatchString(t) && !hexFragment(t) {
 				terms.add(t)
 			}
 		}
 	})
 	return terms.sorted()
+}
+
+// hexFragment reports a term made of hexadecimal digits with at least
+// one decimal digit among them ("d7b", "e4f5a6b7"): a piece of a GUID,
+// hash or message id, random by construction, which the model would
+// otherwise learn chance class associations for.
+func hexFragment(t string) bool {
+	digit := false
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c < 'a' || c > 'f':
+			return false
+		}
+	}
+	return digit
 }
 
 // embeddedTag and embeddedKey find the field names a log record carries

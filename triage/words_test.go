@@ -23,6 +23,22 @@ func TestAlertTermsAreTheWordsOfTheValuesNotTheFieldNames(t *testing.T) {
 	}
 }
 
+// The pieces of a GUID or message id are random, so they are no terms;
+// words of hex letters alone ("added", "face") and words with other
+// letters and digits ("x64", "win11") still are.
+func TestAlertTermsLeaveOutIdentifierFragments(t *testing.T) {
+	inc := Incident{RawData: map[string]any{
+		"id":    "0c4f8b27-93d1-4a6e-8e5b-71d2a9c0f6e3",
+		"note":  "face added to x64 win11 image",
+		"msgid": "ab12cd-e4f5a6b7@mail.example",
+	}}
+	got := AlertTerms(inc)
+	want := []string{"added", "example", "face", "image", "mail", "sev:", "type:", "win11", "x64"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("terms = %q, want %q", got, want)
+	}
+}
+
 func TestAlertTermsLeaveOutTheFieldNamesOfALogRecordCarriedAsText(t *testing.T) {
 	inc := Incident{RawData: map[string]any{
 		"_raw": "LogName=System RecordNumber=882104 Message=Service installed",
