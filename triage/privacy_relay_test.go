@@ -24,3 +24,16 @@ func TestPrivacyRelayOnAKnownDeviceIsClosed(t *testing.T) {
 		{"a Tor exit", alert(map[string]any{"anonymousNetwork": map[string]any{"level": "HIGH", "reason": "IP is a Tor exit node"}}), false},
 	})
 }
+
+// The relay's egress runs on content-delivery networks whose names read
+// like hosting providers; that is the relay, not a server signing in.
+func TestPrivacyRelayEgressIsNotAHostingNetwork(t *testing.T) {
+	signIn := map[string]any{
+		"user": "n.ortega@corvane.example", "ip": "172.225.80.14", "result": "success", "mfa": "passed",
+		"isp": "Akamai Technologies (iCloud Private Relay egress)",
+	}
+	checkFires(t, "identity.hosting_network", "suspicious_login", "medium", []fireCase{
+		{"iCloud Private Relay egress", signIn, false},
+		{"a data centre", withFields(signIn, map[string]any{"isp": "DigitalOcean, LLC"}), true},
+	})
+}
