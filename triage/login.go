@@ -17,6 +17,7 @@ var loginThresholds = thresholds{malicious: 0.65, suspicious: 0.25, benign: -0.1
 var previousLoginKeys = []string{
 	"previouslogin", "lastlogin", "priorlogin", "previous", "previouslocation", "lastlocation",
 	"priorlocation", "lastknownlocation", "previoussignin", "lastsignin", "previousevent",
+	"priorsignin", "priorevent", "lastsuccessfullogin", "lastsuccessfulsignin", "previousauthentication",
 }
 
 var (
