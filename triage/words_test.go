@@ -16,11 +16,7 @@ func TestAlertTermsAreTheWordsOfTheValuesNotTheFieldNames(t *testing.T) {
 		"sha256":      "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 		"host":        "ws-20931", // too short and too numeric to be a term
 	}}
-	got := AlertTerms(inc)
-	want := []string{"backup", "encodedcommand", "exe", "job", "powershell", "quarterly", "sev:high", "sqbfafga", "type:malware"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("terms = %q, want %q", got, want)
-	}
+	checkTerms(t, inc, []string{"backup", "encodedcommand", "exe", "job", "powershell", "quarterly", "sev:high", "sqbfafga", "type:malware"})
 }
 
 // The pieces of a GUID or message id are random, so they are no terms;
@@ -32,11 +28,7 @@ func TestAlertTermsLeaveOutIdentifierFragments(t *testing.T) {
 		"note":  "face added to x64 win11 image",
 		"msgid": "ab12cd-e4f5a6b7@mail.example",
 	}}
-	got := AlertTerms(inc)
-	want := []string{"added", "example", "face", "image", "mail", "sev:", "type:", "win11", "x64"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("terms = %q, want %q", got, want)
-	}
+	checkTerms(t, inc, []string{"added", "example", "face", "image", "mail", "sev:", "type:", "win11", "x64"})
 }
 
 func TestAlertTermsLeaveOutTheFieldNamesOfALogRecordCarriedAsText(t *testing.T) {
@@ -45,27 +37,20 @@ func TestAlertTermsLeaveOutTheFieldNamesOfALogRecordCarriedAsText(t *testing.T) 
 		"xml":  "<Event><EventData><Data Name='ImagePath'>cmd.exe /c echo</Data></EventData></Event>",
 		"url":  "https://portal.example/view?doc=invoice&user=finance",
 	}}
-	got := AlertTerms(inc)
-	want := []string{"cmd", "doc", "echo", "example", "exe", "finance", "https", "installed", "invoice", "portal", "service", "sev:", "system", "type:", "user", "view"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("terms = %q, want %q", got, want)
-	}
+	checkTerms(t, inc, []string{"cmd", "doc", "echo", "example", "exe", "finance", "https", "installed", "invoice", "portal", "service", "sev:", "system", "type:", "user", "view"})
 }
 
 func TestAlertTermsFoldCallerGivenTypesIntoOneColumnSafeTerm(t *testing.T) {
-	got := AlertTerms(Incident{IncidentType: "Identity.MFA push\tanomaly\n# x", Severity: " High "})
 	want := []string{"sev:high", "type:identity.mfa_push_anomaly___x"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("terms = %q, want %q", got, want)
-	}
+	checkTerms(t, Incident{IncidentType: "Identity.MFA push\tanomaly\n# x", Severity: " High "}, want)
 	m := toyModel(t)
-	m.Terms[got[1]] = [3]int{1, 0, 0}
+	m.Terms[want[1]] = [3]int{1, 0, 0}
 	var b strings.Builder
 	if _, err := m.WriteTo(&b); err != nil {
 		t.Fatal(err)
 	}
 	back, err := ReadWordModel(strings.NewReader(b.String()))
-	if err != nil || back.Terms[got[1]] != [3]int{1, 0, 0} {
+	if err != nil || back.Terms[want[1]] != [3]int{1, 0, 0} {
 		t.Fatalf("a type term did not survive the model file: %v", err)
 	}
 }
@@ -331,4 +316,12 @@ func analyzeWith(t *testing.T, m *WordModel, inc Incident) Analysis {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// checkTerms checks that AlertTerms reads exactly want from inc.
+func checkTerms(t *testing.T, inc Incident, want []string) {
+	t.Helper()
+	if got := AlertTerms(inc); !reflect.DeepEqual(got, want) {
+		t.Fatalf("terms = %q, want %q", got, want)
+	}
 }
