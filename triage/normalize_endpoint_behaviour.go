@@ -79,6 +79,11 @@ type EndpointBehaviour struct {
 	// from a package a user fetched through an e-mail (an attachment or
 	// a link in a message the alert carries).
 	RemoteToolFromMail bool `expr:"remote_tool_from_mail" json:"remote_tool_from_mail,omitempty"`
+	// PasswordPrompt is set when a script puts up a dialog that asks for
+	// a password and hides what is typed (osascript's display dialog
+	// ... with hidden answer), the way macOS information stealers ask
+	// for the login password.
+	PasswordPrompt bool `expr:"password_prompt" json:"password_prompt,omitempty"`
 	// RemoteRelay is the relay host a remote-support client was set to
 	// join (ScreenConnect's h= parameter), or "".
 	RemoteRelay string `expr:"remote_relay" json:"remote_relay,omitempty"`
@@ -211,6 +216,7 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.ReverseTunnel = reverseTunnelRe.MatchString(f.CommandLine) && !privateTargetRe.MatchString(f.CommandLine)
 	b.LogClearing = logClearingRe.MatchString(commands) || logClearingRe.MatchString(d.text)
 	b.RemoteToolFromMail = b.RemoteAccess != "" && remoteToolFromMail(d, tree)
+	b.PasswordPrompt = strings.Contains(tree, "hidden answer") && passwordPromptRe.MatchString(tree)
 	if b.RemoteAccess != "" {
 		b.RemoteRelay = remoteRelay(tree)
 		b.OwnRelay = b.RemoteRelay != "" && ownRelay(b.RemoteRelay, orgNames(d))
@@ -220,6 +226,9 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.BrowserDebugTheft = strings.Contains(tree, "remote-debugging-port") && ownBrowserProfileRe.MatchString(tree)
 	b.Hostile = hostileBehaviour(f)
 }
+
+// passwordPromptRe finds an AppleScript dialog with a hidden answer.
+var passwordPromptRe = regexp.MustCompile(`display dialog[^\n]{0,400}hidden answer`)
 
 // kernelThreadRe matches the names Linux gives its kernel threads.
 var kernelThreadRe = regexp.MustCompile(`^(kworker|kswapd\d*|ksoftirqd|kthreadd|kblockd|khugepaged|kcompactd\d*|migration|rcu_(sched|bh|preempt|gp)|watchdog|jbd2|kauditd|khungtaskd|kdevtmpfs|kintegrityd|writeback|ksmd|oom_reaper)(/.*)?$`)
