@@ -18,10 +18,10 @@ import (
 var insightKeys = []string{"summaryinsights", "insights"}
 
 var (
-	// insightAuthRe names the mechanisms an insight says passed.
+	// insightMechRe names the mechanisms an insight says passed.
 	insightMechRe = regexp.MustCompile(`\b(spf|dkim|dmarc)\b`)
-	// insightAgeRe reads a sender domain's age with its unit, or its
-	// registration year.
+	// insightAgeRe reads a sender domain's age with its unit;
+	// insightYearRe its registration year.
 	insightAgeRe  = regexp.MustCompile(`(sender|vendor) domain (was )?registered (over |more than )?(\d{1,4}) (day|week|month|year)s? ago|established sender domain \((\d{1,3}) years?\)`)
 	insightYearRe = regexp.MustCompile(`(sender|vendor) domain (was )?registered (in )?((19|20)\d\d)\b`)
 	// insightHistoryRe is a record of earlier correspondence with the

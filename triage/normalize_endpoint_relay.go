@@ -24,6 +24,14 @@ var netbiosAccountRe = regexp.MustCompile(`^([a-z][a-z0-9-]{2,14})\\[^\\\s]+$`)
 // principal name.
 var addressDomainRe = regexp.MustCompile(`^[^@\s]+@([a-z0-9-]+(\.[a-z0-9-]+)+)$`)
 
+// accountDomainKeys (folded) name the Windows or directory domain of an
+// account or an agent, or the organisation's (or its managing partner's)
+// declared primary domain. A bare "domain" is left out: on an EDR or network
+// alert it is as often the domain a process contacted, the relay itself.
+var accountDomainKeys = setOf("agentdomain", "userdomain", "domainname", "ntdomain", "accountdomain", "logondomain",
+	"subjectdomainname", "targetdomainname", "windowsdomain", "addomain", "machinedomain", "computerdomain",
+	"orgdomain", "organizationdomain", "organisationdomain", "tenantdomain", "companydomain", "customerdomain", "primarydomain", "partnerprimarydomain")
+
 // notOrgNames are account domains and words that name no organisation.
 var notOrgNames = setOf("ntauthority", "nt authority", "workgroup", "builtin", "localhost", "local", "localdomain",
 	"fontdriverhost", "windowmanager", "domain", "corp", "internal", "screenconnect", "connectwise", "onmicrosoft")
@@ -39,7 +47,7 @@ func remoteRelay(commands string) string {
 
 // orgNames are the names the organisation goes by in the payload, folded
 // to letters and digits: the Windows domain of its accounts, the domain
-// of its users' addresses, and the values of its domain fields.
+// of its users' addresses, and the values of its account-domain fields.
 func orgNames(d *doc) []string {
 	seen := map[string]bool{}
 	add := func(name string) {
@@ -59,7 +67,7 @@ func orgNames(d *doc) []string {
 		if m := addressDomainRe.FindStringSubmatch(s); m != nil && !freeMailDomains[registrableDomain(m[1])] && !isCustomerContentHost(m[1]) {
 			add(secondLevel(m[1]))
 		}
-		if strings.Contains(e.key, "domain") && !strings.ContainsAny(s, " /\\@") {
+		if accountDomainKeys[e.key] && !strings.ContainsAny(s, " /\\@") {
 			if strings.Contains(s, ".") {
 				add(secondLevel(s))
 			} else {

@@ -24,6 +24,7 @@ func TestOwnRemoteSupportInstance(t *testing.T) {
 		{"cloud instance named for the organisation", screenConnectAlert("contoso.screenconnect.com"), true},
 		{"a stranger's cloud instance", screenConnectAlert("instance-7k2qzp-relay.screenconnect.com"), false},
 		{"a relay on another domain", screenConnectAlert("relay.invoice-viewer.top"), false},
+		{"the relay's domain only as the domain contacted", withFields(screenConnectAlert("relay.invoice-viewer.top"), map[string]any{"domain": "invoice-viewer.top"}), false},
 		{"installed from a mail attachment", fromMail, false},
 	})
 }
