@@ -62,3 +62,16 @@ func TestHackToolBoilerplateIsNoSecurityTest(t *testing.T) {
 		t.Error("an analyst's comment naming the penetration test was not read")
 	}
 }
+
+// A host name designates an exercise only as the endpoint sensor's own
+// host: on a web or network alert the host is the site contacted, which
+// an attacker names as they like.
+func TestOnlyTheSensorsHostNameDesignatesAnExercise(t *testing.T) {
+	proxy := map[string]any{
+		"action": "allowed", "url": "https://pentest-update.example/agent.exe", "host": "pentest-update.example",
+		"user": "jlee@contoso.example", "category": "Newly Registered Domains",
+	}
+	if f := normalize(Incident{IncidentType: "network", RawData: proxy}, Indicators{}); f.Alert.ExerciseAsset != "" || f.Alert.SecurityTesting {
+		t.Fatalf("a contacted site's name designated an exercise: %+v", f.Alert)
+	}
+}

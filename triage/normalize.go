@@ -41,6 +41,10 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 		f.Alert.SecurityTesting = f.Alert.SecurityTesting || f.Email.SimulationInfrastructure
 	case "endpoint":
 		f.Endpoint = readEndpointFields(d, ind)
+		if f.Alert.ExerciseAsset == "" && exerciseHost(f.Endpoint.Host) {
+			f.Alert.ExerciseAsset = f.Endpoint.Host
+			f.Alert.SecurityTesting = true
+		}
 	case "identity":
 		signIn = signInView(inc.RawData)
 		f.Identity = readIdentity(signIn, d)

@@ -45,6 +45,10 @@ var signerKeys = []string{"signer", "publisher", "publishername", "signername", 
 // encrypted.
 var ransomNoteRe = regexp.MustCompile(`how[_ -]?to[_ -]?(decrypt|restore|recover)|restore[_-]my[_-]files|decrypt[_-](instructions|files)|[_!]readme[_!]?\.txt|readme[_-]for[_-]decrypt`)
 
+// hostNameKeys are where products name the host an endpoint alert is
+// about (Trend Vision One's host entity is an entityValue with a name).
+var hostNameKeys = []string{"hostnamefield", "hostname", "computername", "devicename", "computerdnsname", "agentcomputername", "host", "computer", "endpoint", "machinename", "entityvaluename"}
+
 func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	p := readProcessFacts(d)
 	f := EndpointFields{

@@ -14,10 +14,6 @@ var exerciseAssetKeys = []string{
 	"hostvlan", "vlan", "segment", "networksegment", "department", "usergroups", "adgroups", "memberof", "tags",
 }
 
-// hostNameKeys are where products name the host an alert is about
-// (Trend Vision One's host entity is an entityValue with a name).
-var hostNameKeys = []string{"hostnamefield", "hostname", "computername", "devicename", "computerdnsname", "agentcomputername", "host", "computer", "endpoint", "machinename", "entityvaluename"}
-
 // exerciseTeamTerms name a security exercise, as normKey folds them: a red,
 // purple or penetration-testing team's hosts, or a breach-and-attack
 // simulation's targets.
@@ -30,13 +26,12 @@ var exerciseToolTerms = []string{"invokeatomictest", "atomicredteam", "attackiqi
 
 // exerciseAsset returns what designates the alert's host or account for an
 // authorised security exercise ("" when nothing does): a device group,
-// tag, OU, segment or host name that names a red, purple or
-// penetration-testing team, or a breach-and-attack simulation framework
-// running the activity. A tag
+// tag, OU or segment named for a red, purple or penetration-testing team,
+// or a breach-and-attack simulation framework running the activity. A tag
 // that names a tool ("RedTeamTool", a threat-intelligence label) describes
 // the detection, not the asset, and does not count.
 func exerciseAsset(d *doc) string {
-	for _, s := range append(d.strs(exerciseAssetKeys...), d.str(hostNameKeys...)) {
+	for _, s := range d.strs(exerciseAssetKeys...) {
 		k := normKey(s)
 		if len(k) > 120 || containsAnyTerm(k, "tool", "framework", "malware", "implant", "c2") {
 			continue
@@ -54,6 +49,15 @@ func exerciseAsset(d *doc) string {
 		}
 	}
 	return ""
+}
+
+// exerciseHost reports an endpoint alert's host whose own name says it
+// is a red-, purple- or penetration-testing team's machine
+// (REDTEAM-WS03): IT names hosts, and an intruder does not rename them.
+// Only the sensor's host counts, never a host name elsewhere in the
+// payload, which on a web or network alert is the site contacted.
+func exerciseHost(host string) bool {
+	return host != "" && containsAnyTerm(normKey(host), exerciseTeamTerms...)
 }
 
 // processValue reports whether an entry holds a process's name, path or
