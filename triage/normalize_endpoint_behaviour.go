@@ -87,10 +87,15 @@ type EndpointBehaviour struct {
 	// RemoteRelay is the relay host a remote-support client was set to
 	// join (ScreenConnect's h= parameter), or "".
 	RemoteRelay string `expr:"remote_relay" json:"remote_relay,omitempty"`
-	// OwnRelay is set when that relay carries one of the organisation's
-	// names as the payload gives them (its accounts' Windows domain, its
-	// users' mail domain): its own support instance.
+	// OwnRelay is set when that relay is under one of the organisation's
+	// own domains as the payload gives them (its users' mail domain, its
+	// declared primary domain): its own support instance.
 	OwnRelay bool `expr:"own_relay" json:"own_relay,omitempty"`
+	// RelayNamedForOrg is set when the relay's name carries one of the
+	// organisation's names (its accounts' Windows domain included)
+	// without being under its domain: its own instance, or a look-alike
+	// an impersonator registered.
+	RelayNamedForOrg bool `expr:"relay_named_for_org" json:"relay_named_for_org,omitempty"`
 }
 
 // logClearingRe finds commands that erase the record of what was done.
@@ -219,7 +224,11 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.PasswordPrompt = strings.Contains(tree, "hidden answer") && passwordPromptRe.MatchString(tree)
 	if b.RemoteAccess != "" {
 		b.RemoteRelay = remoteRelay(tree)
-		b.OwnRelay = b.RemoteRelay != "" && ownRelay(b.RemoteRelay, orgNames(d))
+		if b.RemoteRelay != "" {
+			id := readOrgIdentity(d)
+			b.OwnRelay = relayOnOwnDomain(b.RemoteRelay, id)
+			b.RelayNamedForOrg = !b.OwnRelay && relayNamedForOrg(b.RemoteRelay, id)
+		}
 	}
 	b.KernelThreadName = kernelThreadDisguise(f.Process, f.FilePath)
 	b.ShellService = strings.Contains(tree, "echo") && (strings.Contains(tree, `\pipe\`) || strings.Contains(tree, "%comspec%")) && shellServiceRe.MatchString(tree)

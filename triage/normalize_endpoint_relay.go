@@ -2,6 +2,8 @@ package triage
 
 import (
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -45,14 +47,28 @@ func remoteRelay(commands string) string {
 	return ""
 }
 
-// orgNames are the names the organisation goes by in the payload, folded
-// to letters and digits: the Windows domain of its accounts, the domain
-// of its users' addresses, and the values of its account-domain fields.
-func orgNames(d *doc) []string {
-	seen := map[string]bool{}
-	add := func(name string) {
+// orgIdentity is what the payload says the organisation is called: its
+// registrable domains (from its users' addresses and its declared
+// domains) and, folded to letters and digits, every name it goes by,
+// the Windows domain of its accounts included.
+type orgIdentity struct {
+	domains []string
+	names   []string
+}
+
+// readOrgIdentity reads the organisation's domains and names from the
+// payload's account names, addresses and account-domain fields.
+func readOrgIdentity(d *doc) orgIdentity {
+	domains, names := map[string]bool{}, map[string]bool{}
+	addName := func(name string) {
 		if n := normKey(name); len(n) >= 4 && !notOrgNames[n] {
-			seen[n] = true
+			names[n] = true
+		}
+	}
+	addDomain := func(host string) {
+		if r := registrableDomain(host); r != "" && !freeMailDomains[r] && !isCustomerContentHost(host) && !notOrgNames[normKey(secondLevel(host))] {
+			domains[r] = true
+			addName(secondLevel(host))
 		}
 	}
 	for _, e := range d.entries {
@@ -62,36 +78,50 @@ func orgNames(d *doc) []string {
 		}
 		s = strings.ToLower(strings.TrimSpace(s))
 		if m := netbiosAccountRe.FindStringSubmatch(s); m != nil {
-			add(m[1])
+			addName(m[1])
 		}
-		if m := addressDomainRe.FindStringSubmatch(s); m != nil && !freeMailDomains[registrableDomain(m[1])] && !isCustomerContentHost(m[1]) {
-			add(secondLevel(m[1]))
+		if m := addressDomainRe.FindStringSubmatch(s); m != nil {
+			addDomain(m[1])
 		}
 		if accountDomainKeys[e.key] && !strings.ContainsAny(s, " /\\@") {
 			if strings.Contains(s, ".") {
-				add(secondLevel(s))
+				addDomain(s)
 			} else {
-				add(s)
+				addName(s)
 			}
 		}
 	}
-	names := make([]string, 0, len(seen))
-	for n := range seen {
-		names = append(names, n)
-	}
-	return names
+	return orgIdentity{domains: sortedSet(domains), names: sortedSet(names)}
 }
 
-// ownRelay reports a relay host that carries one of the organisation's
-// names: its own domain (support.contoso.com, remote.contosodental.no) or
-// a cloud instance named for it (contoso-it.screenconnect.com).
-func ownRelay(host string, names []string) bool {
+// sortedSet lists a set's members in order.
+func sortedSet(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// relayOnOwnDomain reports a relay under one of the organisation's own
+// registrable domains (support.contoso.com for contoso.com).
+func relayOnOwnDomain(host string, id orgIdentity) bool {
+	return slices.Contains(id.domains, registrableDomain(host))
+}
+
+// relayNamedForOrg reports a relay whose name carries one of the
+// organisation's names (remote.contosodental.no for CONTOSO\ accounts, a
+// contoso-it.screenconnect.com cloud instance). Anyone can register such
+// a name, a help-desk impersonator first of all, so it counts only with
+// other evidence.
+func relayNamedForOrg(host string, id orgIdentity) bool {
 	label := secondLevel(host)
 	if hostWithin(host, "screenconnect.com") && host != "screenconnect.com" {
 		label = strings.TrimSuffix(host, ".screenconnect.com")
 	}
 	label = normKey(label)
-	for _, n := range names {
+	for _, n := range id.names {
 		if strings.Contains(label, n) {
 			return true
 		}

@@ -14,32 +14,44 @@ func screenConnectAlert(relay string) map[string]any {
 	}
 }
 
-// A ScreenConnect client joining a relay that carries the organisation's
-// name is its own support instance; a stranger's cloud instance, a relay
-// on another domain, or a client installed from a mail attachment is not.
+// A ScreenConnect client joining a relay under the organisation's own
+// domain is its own support instance, and so is one named for it that
+// its own management deployed; a relay merely named for it (a help-desk
+// impersonator's look-alike), a stranger's cloud instance, a relay on
+// another domain, or a client installed from a mail attachment is not.
 func TestOwnRemoteSupportInstance(t *testing.T) {
-	fromMail := withFields(screenConnectAlert("support.contoso-it.com"), map[string]any{"parent_process": "outlook.exe", "file_path": `C:\Users\jlee\AppData\Local\Microsoft\Windows\INetCache\Content.Outlook\X1\ScreenConnect.ClientSetup.exe`})
+	ownDomain := func(relay string) map[string]any {
+		return withFields(screenConnectAlert(relay), map[string]any{"user_email": "jlee@contoso.example"})
+	}
+	deployed := func(raw map[string]any) map[string]any {
+		return withFields(raw, map[string]any{"parent_process": "msiexec.exe", "grandparent_process": "IntuneManagementExtension.exe",
+			"parent_command_line": `msiexec.exe /i "C:\Windows\IMECacheb2c\ScreenConnect.ClientSetup.msi" /qn`})
+	}
+	fromMail := withFields(ownDomain("support.contoso.example"), map[string]any{"parent_process": "outlook.exe", "file_path": `C:\Users\jlee\AppData\Local\Microsoft\Windows\INetCache\Content.Outlook\X1\ScreenConnect.ClientSetup.exe`})
 	checkFires(t, "endpoint.own_remote_support_instance", "malware", "medium", []fireCase{
-		{"relay on the organisation's own domain", screenConnectAlert("support.contoso-it.com"), true},
-		{"cloud instance named for the organisation", screenConnectAlert("contoso.screenconnect.com"), true},
-		{"a stranger's cloud instance", screenConnectAlert("instance-7k2qzp-relay.screenconnect.com"), false},
-		{"a relay on another domain", screenConnectAlert("relay.invoice-viewer.top"), false},
-		{"the relay's domain only as the domain contacted", withFields(screenConnectAlert("relay.invoice-viewer.top"), map[string]any{"domain": "invoice-viewer.top"}), false},
+		{"relay under the organisation's own domain", ownDomain("support.contoso.example"), true},
+		{"relay named for the organisation, deployed by its management", deployed(screenConnectAlert("contoso-it.screenconnect.com")), true},
+		{"relay named for the organisation, nothing else", screenConnectAlert("contoso-helpdesk.example"), false},
+		{"a stranger's cloud instance", ownDomain("instance-7k2qzp-relay.screenconnect.com"), false},
+		{"a relay on another domain", ownDomain("relay.invoice-viewer.top"), false},
+		{"the relay's domain only as the domain contacted", withFields(ownDomain("relay.invoice-viewer.top"), map[string]any{"domain": "invoice-viewer.top"}), false},
 		{"installed from a mail attachment", fromMail, false},
 	})
 }
 
-// Organisation names come from the accounts' Windows domain and the users'
-// mail domain, never from a free-mail provider or a system account.
-func TestOrgNamesComeFromAccountsAndMailDomains(t *testing.T) {
-	names := setOf(orgNames(newDoc(map[string]any{
+// The organisation's domains come from its users' addresses and declared
+// domains, its names also from its accounts' Windows domain; never from
+// a free-mail provider or a system account.
+func TestOrgIdentityComesFromAccountsAndMailDomains(t *testing.T) {
+	id := readOrgIdentity(newDoc(map[string]any{
 		"user": `LINDQVIST\frontdesk`, "owner": "it@lindqvistdental.no", "reporter": "someone@gmail.com",
 		"process_user": `NT AUTHORITY\SYSTEM`,
-	}))...)
-	if !names["lindqvist"] || !names["lindqvistdental"] || names["gmail"] || names["ntauthority"] {
-		t.Fatalf("organisation names = %v", names)
+	}))
+	names := setOf(id.names...)
+	if !names["lindqvist"] || !names["lindqvistdental"] || names["gmail"] || names["ntauthority"] || len(id.domains) != 1 || id.domains[0] != "lindqvistdental.no" {
+		t.Fatalf("organisation read as %+v", id)
 	}
-	if ownRelay("remote.lindqvistdental.no", []string{"lindqvist"}) != true || ownRelay("instance-7c2d.screenconnect.com", []string{"lindqvist"}) {
+	if !relayOnOwnDomain("remote.lindqvistdental.no", id) || relayOnOwnDomain("lindqvist-support.top", id) || !relayNamedForOrg("lindqvist-support.top", id) || relayNamedForOrg("instance-7c2d.screenconnect.com", id) {
 		t.Fatal("relay ownership misread")
 	}
 }
