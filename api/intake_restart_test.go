@@ -131,7 +131,11 @@ func TestAlertsSurviveTemporalOutage(t *testing.T) {
 			t.Fatalf("incident %s was triaged %d times", p.IncidentID, p.N)
 		}
 	}
-	if n, _ := st.IntakeBacklog(ctx, store.IntakeAlert, store.IntakeTriage); n != 0 {
-		t.Fatalf("%d intake entries still queued", n)
-	}
+	// The dispatcher marks an entry done only after starting its work, in
+	// a shared commit, so on a busy machine the mark can land a moment
+	// after the triage workflow has already recorded its verdict.
+	testenv.Eventually(t, 30*time.Second, func() bool {
+		n, err := st.IntakeBacklog(ctx, store.IntakeAlert, store.IntakeTriage)
+		return err == nil && n == 0
+	}, "intake entries still queued after every alert was triaged")
 }
