@@ -3,7 +3,6 @@ package triage
 import (
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -91,17 +90,7 @@ func readOrgIdentity(d *doc) orgIdentity {
 			}
 		}
 	}
-	return orgIdentity{domains: sortedSet(domains), names: sortedSet(names)}
-}
-
-// sortedSet lists a set's members in order.
-func sortedSet(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return orgIdentity{domains: sortedKeys(domains), names: sortedKeys(names)}
 }
 
 // relayOnOwnDomain reports a relay under one of the organisation's own
