@@ -35,6 +35,13 @@ func TestMailInsightSentencesAreRead(t *testing.T) {
 	if against.AuthAligned || against.KnownCorrespondent {
 		t.Fatalf("insights against the sender read as vouching: aligned=%v known=%v", against.AuthAligned, against.KnownCorrespondent)
 	}
+	// A password lure's wording, or no earlier mail at all, vouches for
+	// nothing either.
+	lure := normalize(Incident{IncidentType: "phishing", RawData: abnormalThreat(
+		"Password expiry lure citing SPF and DKIM", "0 prior messages with this sender")}, Indicators{}).Email
+	if lure.AuthAligned || lure.SPF == "pass" || lure.KnownCorrespondent {
+		t.Fatalf("a lure's words read as vouching: spf=%q aligned=%v known=%v", lure.SPF, lure.AuthAligned, lure.KnownCorrespondent)
+	}
 }
 
 // A bank-detail change from the vendor's own authenticated, established

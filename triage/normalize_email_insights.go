@@ -18,15 +18,18 @@ import (
 var insightKeys = []string{"summaryinsights", "insights"}
 
 var (
-	// insightMechRe names the mechanisms an insight says passed.
+	// insightMechRe names the mechanisms an insight says passed, and
+	// insightPassRe is the saying ("pass", "passed", "authenticated"; not
+	// "password" or "bypass").
 	insightMechRe = regexp.MustCompile(`\b(spf|dkim|dmarc)\b`)
+	insightPassRe = regexp.MustCompile(`\bpass(es|ed)?\b|\bauthenticated\b`)
 	// insightAgeRe reads a sender domain's age with its unit;
 	// insightYearRe its registration year.
 	insightAgeRe  = regexp.MustCompile(`(sender|vendor) domain (was )?registered (over |more than )?(\d{1,4}) (day|week|month|year)s? ago|established sender domain \((\d{1,3}) years?\)`)
 	insightYearRe = regexp.MustCompile(`(sender|vendor) domain (was )?registered (in )?((19|20)\d\d)\b`)
 	// insightHistoryRe is a record of earlier correspondence with the
-	// sender.
-	insightHistoryRe = regexp.MustCompile(`known (vendor|sender)|established (vendor|sender)|(\d+) (prior |previous )?(messages|e-?mails)|exchanged \d+|communication history|prior (correspondence|conversation)|vendor of record`)
+	// sender; a count of messages counts from two.
+	insightHistoryRe = regexp.MustCompile(`known (vendor|sender)|established (vendor|sender)|\b([2-9]|[1-9]\d+) (prior |previous )?(messages|e-?mails)|exchanged ([2-9]|[1-9]\d+)\b|communication history|prior (correspondence|conversation)|vendor of record`)
 	// insightDenialRe marks an insight that speaks against the sender:
 	// a look-alike of the known party, no history, a failure.
 	insightDenialRe = regexp.MustCompile(`look-?alike|impersonat|\bno prior\b|\bnot a known\b|fail|compromis`)
@@ -41,7 +44,7 @@ func readMailInsights(d *doc, auth map[string]string, f *EmailFields) {
 		if insightDenialRe.MatchString(low) {
 			continue
 		}
-		if strings.Contains(low, "pass") || strings.Contains(low, "authenticated") {
+		if insightPassRe.MatchString(low) {
 			for _, mech := range insightMechRe.FindAllString(low, -1) {
 				if _, known := auth[mech]; !known {
 					auth[mech] = "pass"
