@@ -366,15 +366,15 @@ func longestEventList(raw map[string]any) (best []map[string]any, holder map[str
 // providerEvent) counts even alone, as an API response wraps one event
 // in a list.
 func signInEvents(v []any) []map[string]any {
-	if len(v) == 1 {
+	switch len(v) {
+	case 0:
+		return nil
+	case 1:
 		if m, ok := v[0].(map[string]any); ok {
 			if ev := providerEvent(m); !sameMap(ev, m) {
 				return []map[string]any{ev}
 			}
 		}
-		return nil
-	}
-	if len(v) < 2 {
 		return nil
 	}
 	out := make([]map[string]any, 0, min(len(v), maxChainEvents))
