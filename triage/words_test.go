@@ -172,6 +172,14 @@ func TestWordsAloneMakeAnAlertMaliciousOnlyWhenTheRulesReadNothing(t *testing.T)
 	if a.Verdict.Classification == ClassMalicious {
 		t.Fatalf("an unread alert whose words read suspicious was called malicious: %s", a.Verdict.Reasoning)
 	}
+	// Words that lean malicious, but not clearly, still stop at suspicious.
+	leaning := withWords(unread, append(append([]string{}, hostileWords[:16]...), mixedWords[:16]...))
+	if r, _ := readWords(m, leaning, -1); r.Leans != ClassMalicious || r.Clearly {
+		t.Fatalf("the toy wording reads %s (clearly %v), want slightly malicious", r.Leans, r.Clearly)
+	}
+	if a := analyzeWith(t, m, leaning); a.Verdict.Classification != ClassSuspicious {
+		t.Fatalf("classification = %s, want suspicious (the words lean malicious, not clearly): %s", a.Verdict.Classification, a.Verdict.Reasoning)
+	}
 }
 
 // withWords is inc with its description replaced by words.
