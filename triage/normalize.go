@@ -353,7 +353,8 @@ func readAlert(d *doc) AlertFields {
 	a.Action = vendorAction(d)
 	a.TestFile = testFileHash(d)
 	a.ScannerSource = scannerSource(d)
-	a.UnusableSecret = exposedSecretAlert(d) && unusableSecret(d)
+	// The rare placeholder finding first: the wording check then runs only on it.
+	a.UnusableSecret = unusableSecret(d) && exposedSecretAlert(d)
 	a.IntelMatch = d.str("threatmatchvalue", "threatindicator", "iocvalue", "matchedindicator", "threatmatch")
 	a.IntelConfidence = -1
 	if n, ok := d.number("threatconfidence", "iocconfidence", "indicatorconfidence", "feedconfidence"); ok {
