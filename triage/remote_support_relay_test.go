@@ -25,7 +25,7 @@ func TestOwnRemoteSupportInstance(t *testing.T) {
 	}
 	deployed := func(raw map[string]any) map[string]any {
 		return withFields(raw, map[string]any{"parent_process": "msiexec.exe", "grandparent_process": "IntuneManagementExtension.exe",
-			"parent_command_line": `msiexec.exe /i "C:\Windows\IMECacheb2c\ScreenConnect.ClientSetup.msi" /qn`})
+			"parent_command_line": `msiexec.exe /i "C:\Windows\IMECache\1b2c\ScreenConnect.ClientSetup.msi" /qn`})
 	}
 	fromMail := withFields(ownDomain("support.contoso.example"), map[string]any{"parent_process": "outlook.exe", "file_path": `C:\Users\jlee\AppData\Local\Microsoft\Windows\INetCache\Content.Outlook\X1\ScreenConnect.ClientSetup.exe`})
 	checkFires(t, "endpoint.own_remote_support_instance", "malware", "medium", []fireCase{
