@@ -196,8 +196,9 @@ func readLinks(d *doc, ind Indicators, content string) []emailLink {
 			out = append(out, l)
 		}
 	}
+	pages := alertPages(d)
 	for _, u := range ind.URLs {
-		if !consoleLink(u) {
+		if !consoleLink(u) && !pages[strings.TrimSpace(u)] {
 			add(emailLink{url: u})
 		}
 	}

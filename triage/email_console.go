@@ -30,3 +30,20 @@ func consoleLink(raw string) bool {
 	// Mimecast rewrites links through protect-<region>.mimecast.com.
 	return strings.HasPrefix(host, "protect-") && hostWithin(host, "mimecast.com")
 }
+
+// alertPageKeys name the field an alert links to its own page in the
+// product with (Check Point's entityLink, Graph's alertWebUrl, CrowdStrike's
+// falcon_host_link): wherever that console lives, it is not a link the
+// message carried.
+var alertPageKeys = []string{"entitylink", "alertweburl", "incidentweburl", "alertlink", "alerturl", "incidenturl", "incidentlink",
+	"portalurl", "portallink", "consoleurl", "consolelink", "investigationurl", "investigationlink", "detailsurl", "permalink",
+	"falconhostlink", "eventlink", "eventurl"}
+
+// alertPages returns the set of URLs the payload gives under alertPageKeys.
+func alertPages(d *doc) map[string]bool {
+	pages := map[string]bool{}
+	for _, u := range d.strs(alertPageKeys...) {
+		pages[strings.TrimSpace(u)] = true
+	}
+	return pages
+}

@@ -38,6 +38,9 @@ type doc struct {
 	text    string // lowercased, whitespace-collapsed string leaves
 	compact string // text as normKey folds it; see compactText
 	folded  bool   // compact has been computed
+	// raw is the payload the entries were read from, for readers that
+	// need one object's fields together (see sideloadedLibrary).
+	raw map[string]any
 }
 
 // compactText is the doc's text with everything but letters and digits
@@ -54,7 +57,7 @@ func (d *doc) compactText() string {
 // normalised name is in skip are recorded but not descended into, which lets
 // the login analyzer keep "previous login" details apart from the current one.
 func newDoc(raw map[string]any, skip ...string) *doc {
-	d := &doc{}
+	d := &doc{raw: raw}
 	skipSet := setOf(skip...)
 	type node struct {
 		val   any

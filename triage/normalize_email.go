@@ -51,7 +51,11 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		// own domain, which internal mail carries as the sender's.
 		m.orgDomains = append(m.orgDomains, registrableDomain(m.senderDomain))
 	}
-	f.ReplyToMismatch = m.replyToDomain != "" && m.senderDomain != "" && registrableDomain(m.replyToDomain) != registrableDomain(m.senderDomain)
+	f.ReplyToKnown = m.replyToDomain != "" && replyToKnown(d)
+	f.ReplyToMismatch = m.replyToDomain != "" && m.senderDomain != "" && registrableDomain(m.replyToDomain) != registrableDomain(m.senderDomain) && !f.ReplyToKnown
+	if f.ReplyToMismatch {
+		_, f.ReplyToLookalike = orgLookalike(m.replyToDomain, []string{registrableDomain(m.senderDomain)})
+	}
 	if n, ok := d.number("senderdomainage", "domainage", "domainagedays", "senderdomainagedays", "domainagedays", "registrationagedays"); ok {
 		f.SenderAgeDays = int(n)
 	}
@@ -197,7 +201,7 @@ func emailThreatType(d *doc) string {
 		return "extortion"
 	case strings.Contains(text, "reconnaissance"):
 		return "recon"
-	case strings.Contains(text, "spoof") || strings.Contains(text, "scam") || strings.Contains(text, "conversationhijack"):
+	case strings.Contains(text, "spoof") || strings.Contains(text, "scam") || strings.Contains(text, "conversationhijack") || strings.Contains(text, "paymentfraud") || strings.Contains(text, "invoicefraud"):
 		return "impostor"
 	case strings.Contains(text, "bulk") || strings.Contains(text, "newsletter") || strings.Contains(text, "graymail"):
 		return "bulk"

@@ -60,6 +60,7 @@ func readMessageSignals(d *doc, m emailMessage, f *EmailFields) {
 	if v, ok := d.boolean("postremediated", "retrospective", "zapped", "postdelivery"); ok && v {
 		f.LaterVerdict = true
 	}
+	f.ClickFixLure = clickFixLure(d.text)
 	f.CallbackLure = callbackLure(d.text) || containsAnyTerm(insightText(d), "callback", "call-back", "phone number")
 	f.DeviceCodeLure = deviceCodeLure(m.content + "\n" + lowerJoin(linkURLs(m)))
 	f.Extortion = f.ThreatType == "extortion" || extortion(d.text)
@@ -166,4 +167,17 @@ func linkURLs(m emailMessage) []string {
 		out = append(out, l.url)
 	}
 	return out
+}
+
+// runDialogRe and pasteRe find ClickFix's instructions: open the Run
+// dialog with the Windows key and R, paste what the page put on the
+// clipboard, press Enter.
+var (
+	runDialogRe = regexp.MustCompile(`\b(win(dows)?(\s+key)?|⊞)\s*\+\s*r\b|\bwindows\s+key\s+and\s+(the\s+)?(letter\s+)?r\b|\brun\s+dialog`)
+	pasteRe     = regexp.MustCompile(`\bpaste\b|\bctrl\s*\+\s*v\b`)
+)
+
+// clickFixLure reports ClickFix's instructions in lower-case text.
+func clickFixLure(text string) bool {
+	return runDialogRe.MatchString(text) && pasteRe.MatchString(text)
 }

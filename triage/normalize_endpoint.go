@@ -89,7 +89,8 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	f.AdminTool = firstSubstring(f.Process+" "+f.Parent+" "+f.CommandLine+" "+strings.ToLower(f.FilePath), adminTools) != ""
 	f.Encoded = encodedPowerShell(all) != "" || containsAnyTerm(f.CommandLine, "-enc ", "frombase64string", "[char]", "iex(", "iex (", "invoke-expression", "^p^o^w", "-w hidden", "-windowstyle hidden")
 	_, f.ShadowDelete = shadowCopyDeletion(d.text)
-	f.CredentialDump = lsassAccess(d.text)
+	f.EngineReadsLsass = engineReadsLsass(d.text)
+	f.CredentialDump = lsassAccess(d.text) && f.EngineReadsLsass == ""
 	if n, ok := d.number("filesrenamed", "renamedfiles", "filesencrypted", "encryptedfiles", "modifiedfiles", "filesmodified"); ok && n >= 100 {
 		f.MassRename = true
 	} else if affirmedPhrase(d.text, "mass file rename", "mass rename", "files encrypted", "ransom note", "file encryption activity", "mass file modification") != "" {

@@ -40,6 +40,22 @@ type EndpointBehaviour struct {
 	// binary), or "". Rules that vouch for who or what ran a process do
 	// not weigh against what it did.
 	Hostile string `expr:"hostile" json:"hostile,omitempty"`
+	// DevTunnel is the command that opened a tunnel to a public relay
+	// service (see devTunnelRe), or "".
+	DevTunnel string `expr:"dev_tunnel" json:"dev_tunnel,omitempty"`
+	// RunsAsSystem is set when the process runs as the local system
+	// account.
+	RunsAsSystem bool `expr:"runs_as_system" json:"runs_as_system,omitempty"`
+	// PersistenceEvent is set when the alert forwards a Windows event that
+	// sets up persistence: a scheduled task or a service (see
+	// persistenceEventCodes).
+	PersistenceEvent bool `expr:"persistence_event" json:"persistence_event,omitempty"`
+	// SystemNameMisplaced is the Windows system process name (svchost.exe,
+	// lsass.exe, ...) a program in a user-writable folder carries, or "".
+	SystemNameMisplaced string `expr:"system_name_misplaced" json:"system_name_misplaced,omitempty"`
+	// SideLoad is the path of an unsigned copy of a Windows system
+	// library in a user-writable folder (see sideloadedLibrary), or "".
+	SideLoad string `expr:"side_load" json:"side_load,omitempty"`
 	// Masquerade names the dual-use tool (rclone.exe, psexec.exe, ...)
 	// whose original file name the renamed binary carries, or "".
 	Masquerade string `expr:"masquerade" json:"masquerade,omitempty"`
@@ -146,7 +162,7 @@ func hostileBehaviour(f *EndpointFields) string {
 		{b.AdminGroupAdd, "administrators group add"}, {b.RemoteAccess != "" && b.Discovery >= 2, "remote access then discovery"},
 		{f.OfficeParent && f.LOLBin, "office application starts a system binary"},
 		{b.CloudExfil != "", "folder sync to consumer cloud storage"}, {b.Masquerade != "", "renamed dual-use tool"},
-		{b.DownloadExecute, "download run as code"}, {b.ShellService, "shell one-liner installed as a service"}, {b.BrowserDebugTheft, "browser debugged on the user's own profile"}, {b.LogClearing, "event logs cleared"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"},
+		{b.DownloadExecute, "download run as code"}, {b.ShellService, "shell one-liner installed as a service"}, {b.BrowserDebugTheft, "browser debugged on the user's own profile"}, {b.LogClearing, "event logs cleared"}, {b.SideLoad != "", "unsigned system library in a user folder"}, {b.SystemNameMisplaced != "", "system process name outside System32"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"},
 	} {
 		if c.on {
 			return c.name
@@ -233,6 +249,11 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.KernelThreadName = kernelThreadDisguise(f.Process, f.FilePath)
 	b.ShellService = strings.Contains(tree, "echo") && (strings.Contains(tree, `\pipe\`) || strings.Contains(tree, "%comspec%")) && shellServiceRe.MatchString(tree)
 	b.BrowserDebugTheft = strings.Contains(tree, "remote-debugging-port") && ownBrowserProfileRe.MatchString(tree)
+	b.SideLoad = sideloadedLibrary(d)
+	b.PersistenceEvent = persistenceEvent(d)
+	b.DevTunnel = devTunnel(strings.ToLower(commands))
+	b.RunsAsSystem = runsAsSystem(d)
+	b.SystemNameMisplaced = misplacedSystemName(f)
 	b.Hostile = hostileBehaviour(f)
 }
 

@@ -154,8 +154,16 @@ func vendorUpdate(d *doc, p processFacts, f *EndpointFields) string {
 			return ""
 		}
 	}
+	signerKeys := []string{"signer", "sourceprocesssigner", "targetsigner", "actorprocesssignaturevendor", "actionprocesssignaturevendor", "causalityactorprocesssignaturevendor", "signaturevendor", "publisher", "signername", "subject"}
+	for _, v := range d.values(signerKeys...) {
+		if v == nil {
+			// A file whose signer the product left empty (Defender's
+			// "signer": null) is unsigned.
+			return ""
+		}
+	}
 	vendors := map[string]bool{}
-	for _, s := range d.strs("signer", "sourceprocesssigner", "targetsigner", "actorprocesssignaturevendor", "actionprocesssignaturevendor", "causalityactorprocesssignaturevendor", "signaturevendor", "publisher", "signername", "subject") {
+	for _, s := range d.strs(signerKeys...) {
 		switch normKey(s) {
 		case "unsigned", "notsigned", "nosignature", "none", "unknown", "na":
 			// A file in the alert carries no signature at all.

@@ -67,3 +67,45 @@ func TestRenamedToolIsNotTheSixtyFourBitBuild(t *testing.T) {
 		t.Errorf("renamed rclone not read: %q", got)
 	}
 }
+
+// A vendor's updater that loaded a library the product lists with an empty
+// signer is not a signed update: the empty signer is an unsigned file.
+func TestUpdaterBesideAnUnsignedLibraryIsNotASignedUpdate(t *testing.T) {
+	updater := map[string]any{
+		"entityType": "Process", "fileName": "OneDriveStandaloneUpdater.exe",
+		"filePath":           `C:\Program Files\Microsoft OneDrive`,
+		"processCommandLine": `"C:\Program Files\Microsoft OneDrive\OneDriveStandaloneUpdater.exe" /silent`,
+		"signer":             "Microsoft Corporation", "isValidSignature": true,
+	}
+	library := map[string]any{"entityType": "File", "fileName": "version.dll", "filePath": `C:\Program Files\Microsoft OneDrive`, "signer": "Microsoft Corporation"}
+	alert := func(lib map[string]any) map[string]any {
+		return map[string]any{"title": "An executable loaded an unexpected DLL", "severity": "Medium", "evidence": []any{updater, lib}}
+	}
+	checkFires(t, "endpoint.signed_vendor_update", "malware", "medium", []fireCase{
+		{"the library signed by the same vendor", alert(library), true},
+		{"the library with an empty signer", alert(withFields(library, map[string]any{"signer": nil})), false},
+	})
+}
+
+// An unsigned copy of a system library in a user's folder, beside the
+// signed program that loads it, is side-loading; the signed library, or
+// one in the program's installed folder, is not.
+func TestUnsignedSystemLibraryInAUserFolderIsSideLoading(t *testing.T) {
+	program := map[string]any{
+		"entityType": "Process", "fileName": "Teams.exe",
+		"filePath":           `C:\Users\akoval\AppData\Local\Temp\tm`,
+		"processCommandLine": `"C:\Users\akoval\AppData\Local\Temp\tm\Teams.exe"`,
+		"signer":             "Microsoft Corporation",
+	}
+	library := map[string]any{"entityType": "File", "fileName": "version.dll", "filePath": `C:\Users\akoval\AppData\Local\Temp\tm`, "signer": nil}
+	alert := func(lib map[string]any) map[string]any {
+		return map[string]any{"title": "An executable loaded an unexpected DLL", "severity": "Medium", "evidence": []any{program, lib}}
+	}
+	checkFires(t, "endpoint.sideloaded_system_library", "malware", "medium", []fireCase{
+		{"unsigned version.dll beside the program", alert(library), true},
+		{"the path alone names the library", alert(map[string]any{"path": `C:\Users\akoval\AppData\Local\Temp\tm\version.dll`, "signatureStatus": "Unsigned"}), true},
+		{"the library signed", alert(withFields(library, map[string]any{"signer": "Microsoft Windows"})), false},
+		{"the library in an installed folder", alert(withFields(library, map[string]any{"filePath": `C:\Program Files\Contoso\Viewer`})), false},
+		{"another library name", alert(withFields(library, map[string]any{"fileName": "contosoplugin.dll"})), false},
+	})
+}

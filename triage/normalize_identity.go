@@ -72,7 +72,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	if v, ok := cur.boolean("isproxy", "isvpn", "isanonymous", "anonymousproxy"); ok && v {
 		f.Anonymizer = true
 	}
-	f.PrivacyRelay = strings.Contains(cur.compactText(), "privaterelay")
+	f.PrivacyRelay = strings.Contains(cur.compactText(), "privaterelay") || f.Anonymizer && appleRelayEgress(f.SourceIP, cur)
 	if v, ok := cur.boolean("ishosting", "isdatacenter", "hosting", "datacenter"); ok && v {
 		f.Hosting = true
 	} else if isp := strings.ToLower(f.ISP + " " + cur.str("usagetype", "domain", "connectiontype") + " " + addressNote(cur, f.SourceIP)); firstSubstring(isp, hostingProviders) != "" || containsTerm(netText, "hosting") || containsTerm(isp, "hosting") {

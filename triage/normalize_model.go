@@ -244,7 +244,15 @@ type EmailFields struct {
 	DisplayName     string `expr:"display_name" json:"display_name,omitempty"`
 	ReplyToDomain   string `expr:"reply_to_domain" json:"reply_to_domain,omitempty"`
 	ReplyToMismatch bool   `expr:"reply_to_mismatch" json:"reply_to_mismatch,omitempty"`
-	Internal        bool   `expr:"internal" json:"internal,omitempty"`
+	// ReplyToLookalike is set when the reply-to domain imitates the
+	// sender's own (haldanehaulage-accounts.co.uk for haldanehaulage.co.uk):
+	// replies leave the sender for someone posing as them.
+	ReplyToLookalike bool `expr:"reply_to_lookalike" json:"reply_to_lookalike,omitempty"`
+	// ReplyToKnown is set when the payload shows the organisation has
+	// corresponded with the reply-to domain before (see replyToKnown); a
+	// differing reply-to is then no mismatch.
+	ReplyToKnown bool `expr:"reply_to_known" json:"reply_to_known,omitempty"`
+	Internal     bool `expr:"internal" json:"internal,omitempty"`
 	// FreeMail is set for consumer mailbox providers, where anyone can
 	// hold an address that authenticates perfectly.
 	FreeMail bool `expr:"free_mail" json:"free_mail,omitempty"`
@@ -334,6 +342,10 @@ type EmailFields struct {
 	// LaterVerdict is set when the gateway's verdict came after delivery:
 	// a retrospective sandbox result, a reclassification, a purge.
 	LaterVerdict bool `expr:"later_verdict" json:"later_verdict,omitempty"`
+	// ClickFixLure is set when the message tells its reader to open the
+	// Run dialog (Win+R) and paste something into it: a "verification"
+	// that has the user run the attacker's command themselves.
+	ClickFixLure bool `expr:"clickfix_lure" json:"clickfix_lure,omitempty"`
 	// CallbackLure is set for an unexpected bill or renewal with a phone
 	// number to call to cancel or dispute it (callback phishing).
 	CallbackLure bool `expr:"callback_lure" json:"callback_lure,omitempty"`
@@ -402,13 +414,17 @@ type EndpointFields struct {
 	MassRename   bool `expr:"mass_rename" json:"mass_rename,omitempty"`
 	// RansomNote is set when the payload names a ransom note: one it says
 	// was left, or a how-to-decrypt or restore-my-files file.
-	RansomNote      bool   `expr:"ransom_note" json:"ransom_note,omitempty"`
-	CredentialDump  bool   `expr:"credential_dump" json:"credential_dump,omitempty"`
-	UserWritable    bool   `expr:"user_writable" json:"user_writable,omitempty"`
-	Reputation      string `expr:"reputation" json:"reputation,omitempty"` // malicious, suspicious, clean, ""
-	Prevalence      int    `expr:"prevalence" json:"prevalence,omitempty"` // machines seeing the file, -1 unknown
-	ThreatClass     string `expr:"threat_class" json:"threat_class,omitempty"`
-	VendorConfident bool   `expr:"vendor_confident" json:"vendor_confident,omitempty"`
+	RansomNote     bool `expr:"ransom_note" json:"ransom_note,omitempty"`
+	CredentialDump bool `expr:"credential_dump" json:"credential_dump,omitempty"`
+	// EngineReadsLsass is the installed endpoint protection engine the
+	// alert shows opening LSASS with nothing written out (see
+	// engineReadsLsass); CredentialDump is then not set.
+	EngineReadsLsass string `expr:"engine_reads_lsass" json:"engine_reads_lsass,omitempty"`
+	UserWritable     bool   `expr:"user_writable" json:"user_writable,omitempty"`
+	Reputation       string `expr:"reputation" json:"reputation,omitempty"` // malicious, suspicious, clean, ""
+	Prevalence       int    `expr:"prevalence" json:"prevalence,omitempty"` // machines seeing the file, -1 unknown
+	ThreatClass      string `expr:"threat_class" json:"threat_class,omitempty"`
+	VendorConfident  bool   `expr:"vendor_confident" json:"vendor_confident,omitempty"`
 	// Context is who launched the process and through what.
 	Context EndpointContext `expr:"context" json:"context"`
 	// Behaviour is what the processes in the alert did.

@@ -24,6 +24,10 @@ type NetworkFields struct {
 	// DNSTunnel is set when the DNS traffic carries data: many distinct
 	// long high-entropy subdomains of one domain, TXT or NULL queries.
 	DNSTunnel bool `expr:"dns_tunnel" json:"dns_tunnel,omitempty"`
+	// LookupService names the reputation or block-list zone the DNS
+	// queries go to (see lookupZones): lookups built to look like
+	// tunnelling, which is why DNSTunnel is never set with it.
+	LookupService string `expr:"lookup_service" json:"lookup_service,omitempty"`
 	// Beaconing is set when a host contacted the destination at a steady
 	// interval many times.
 	Beaconing bool `expr:"beaconing" json:"beaconing,omitempty"`
@@ -99,6 +103,9 @@ func readNetworkFields(raw map[string]any, d *doc) NetworkFields {
 		strings.Contains(sigText, "corporate privacy violation") || strings.Contains(lowerJoin(d.strs("signatureseverity")), "informational")
 	f.Callback = exploitCallback(raw) || containsAnyTerm(d.text, "reverse shell", "reverse-shell", "connected back to the attacker", "reverse connection", "called back to", "callback to the attack", "outbound connection to the attack", "outbound session to the attack")
 	f.DNSTunnel = dnsTunnel(d) || strings.Contains(strings.NewReplacer("-", " ", "_", " ").Replace(sigText), "dns tunnel")
+	if f.LookupService = dnsLookupService(d); f.LookupService != "" {
+		f.DNSTunnel = false
+	}
 	f.Beaconing = beaconing(d)
 	f.MaliciousDestination = maliciousDestination(d)
 	f.YoungDomain = youngDomain(d)

@@ -37,3 +37,23 @@ func TestPrivacyRelayEgressIsNotAHostingNetwork(t *testing.T) {
 		{"a data centre", withFields(signIn, map[string]any{"isp": "DigitalOcean, LLC"}), true},
 	})
 }
+
+// An identity provider that lists the relay's address as anonymous without
+// naming it: Safari on an iPhone from the relay's egress block, with the
+// second factor passed, is the relay; the same address under another
+// browser, or another address, is still an anonymous network.
+func TestUnnamedPrivacyRelayIsReadFromItsAddressAndBrowser(t *testing.T) {
+	const safari = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0.1 Mobile/15E148 Safari/604.1"
+	const chrome = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/129.0.6668.69 Mobile/15E148 Safari/604.1"
+	risk := map[string]any{
+		"riskEventType": "anonymizedIPAddress", "riskLevel": "low", "riskState": "remediated",
+		"riskDetail": "userPassedMFADrivenByRiskBasedPolicy", "activity": "signin",
+		"ipAddress": "172.225.46.118", "userPrincipalName": "l.fischer@corvane.example",
+		"additionalInfo": `[{"Key":"userAgent","Value":"` + safari + `"}]`,
+	}
+	checkFires(t, "identity.privacy_relay_with_proof", "suspicious_login", "low", []fireCase{
+		{"Safari on an iPhone from the relay's block", risk, true},
+		{"Chrome on an iPhone from the same block", withFields(risk, map[string]any{"additionalInfo": `[{"Key":"userAgent","Value":"` + chrome + `"}]`}), false},
+		{"Safari from an address outside the block", withFields(risk, map[string]any{"ipAddress": "185.220.101.4"}), false},
+	})
+}

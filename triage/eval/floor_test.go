@@ -57,7 +57,7 @@ var partOf = map[string]string{
 	"fresh66": "unseen", "fresh67": "unseen", "fresh68": "unseen", "fresh69": "unseen", "fresh70": "unseen", "fresh71": "unseen",
 	"fresh72": "unseen", "fresh73": "unseen", "fresh74": "unseen", "fresh75": "unseen", "fresh76": "unseen", "fresh77": "unseen",
 	"fresh78": "unseen", "fresh79": "unseen", "fresh80": "unseen", "fresh81": "unseen", "fresh82": "unseen", "fresh83": "unseen",
-	"fresh84": "unseen", "fresh85": "unseen", "fresh86": "unseen",
+	"fresh84": "unseen", "fresh85": "unseen", "fresh86": "unseen", "fresh87": "unseen", "fresh88": "unseen", "fresh89": "unseen",
 	"fresh15": "blind", "fresh16": "blind",
 }
 

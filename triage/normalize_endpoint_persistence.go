@@ -1,0 +1,40 @@
+package triage
+
+import (
+	"path"
+	"strings"
+)
+
+// persistenceEventCodes are the Windows event IDs of persistence being
+// set up, which a log search forwards by EventCode: a scheduled task
+// created or changed (4698, 4702) and a service installed (4697, 7045).
+var persistenceEventCodes = setOf("4698", "4702", "4697", "7045")
+
+// windowsSystemProcesses are the names of processes Windows itself runs,
+// only ever from System32 (or SysWOW64, or the Windows folder for
+// explorer.exe); malware takes their names to pass in a process list.
+var windowsSystemProcesses = setOf("svchost.exe", "lsass.exe", "csrss.exe", "services.exe", "smss.exe", "winlogon.exe",
+	"wininit.exe", "spoolsv.exe", "taskhostw.exe", "dllhost.exe", "conhost.exe", "explorer.exe", "lsm.exe",
+	"sihost.exe", "ctfmon.exe", "runtimebroker.exe", "searchindexer.exe", "wuauclt.exe", "dwm.exe")
+
+// persistenceEvent reports a log-search alert forwarding a Windows event
+// that sets up persistence.
+func persistenceEvent(d *doc) bool {
+	return persistenceEventCodes[strings.TrimSpace(d.scalarStr("eventcode", "eventid"))]
+}
+
+// misplacedSystemName returns the name of a Windows system process that
+// the alert's program carries while running from a user-writable folder,
+// or "".
+func misplacedSystemName(f *EndpointFields) string {
+	if !windowsSystemProcesses[f.Process] || !f.UserWritable {
+		return ""
+	}
+	// The path read must be the program's own: the file itself, or a
+	// folder holding it, not another file the alert names.
+	p := strings.TrimSuffix(slashPath(strings.Trim(strings.TrimSpace(f.FilePath), `"`)), "/")
+	if p == "" || !writable(p+"/") || strings.Contains(path.Base(p), ".") && path.Base(p) != f.Process {
+		return ""
+	}
+	return f.Process
+}
