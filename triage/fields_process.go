@@ -68,7 +68,9 @@ var commandKeyNames = setOf("commandline", "cmdline", "processcommandline", "pro
 var nameKeyNames = setOf("processname", "filename", "imagefilename", "imagename", "newprocessname", "processfilename",
 	"basefilename", "originatorprocess", "parentname", "parentprocessname", "parentimagefilename", "parentbasefilename",
 	"parentfilename", "parentprocessfilename", "processimagename", "imagefilefilename", "parentprocessimagefilefilename",
-	"detailsfilename", "parentdetailsfilename", "initiatingprocessfilename", "initiatingprocessparentfilename")
+	"detailsfilename", "parentdetailsfilename", "initiatingprocessfilename", "initiatingprocessparentfilename",
+	// Linux audit records name the program comm and its path exe.
+	"comm")
 
 // pathKeyNames give the program's full path.
 var pathKeyNames = setOf("filepath", "imagepath", "image", "processpath", "folderpath", "executable", "processexecutable", "executablepath",
@@ -76,7 +78,7 @@ var pathKeyNames = setOf("filepath", "imagepath", "image", "processpath", "folde
 	"imagefilefilepath", "parentprocessimagefilefilepath", "detailsfilepath", "parentdetailsfilepath",
 	"initiatingprocessfolderpath", "targetfilename", "path",
 	// Falco and Sysdig name the executable's path proc.exepath.
-	"exepath", "procexepath", "processexepath")
+	"exepath", "procexepath", "processexepath", "exe")
 
 // aspectOf classifies a field key. A bare "name" counts only inside a
 // process or parent object (process.parent.name, parent.name).

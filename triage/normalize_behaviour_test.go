@@ -20,6 +20,9 @@ func TestEndpointBehaviourReadsTheWholeProcessTree(t *testing.T) {
 		}}, false, false, 3, "screenconnect"},
 		{"admin script without a session", map[string]any{"CommandLine": "powershell.exe Get-ADUser -Filter * | Export-Csv users.csv"}, false, false, 1, ""},
 		{"ordinary bash", map[string]any{"process_name": "bash", "parent_name": "sshd", "process_cmdline": "bash -lc 'tail -f /var/log/app.log'"}, false, false, 0, ""},
+		// Redis never runs a shell; PostgreSQL runs its archive_command through one.
+		{"a shell under an exposed cache", map[string]any{"comm": "chattr", "parent_name": "sh", "grandparent_process": "/usr/bin/redis-server 0.0.0.0:6379"}, false, true, 0, ""},
+		{"a database archiving its log", map[string]any{"process_name": "cp", "parent_name": "sh", "grandparent_process": "postgres: archiver"}, false, false, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := readEndpointFields(newDoc(tc.raw), Indicators{})

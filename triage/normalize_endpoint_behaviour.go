@@ -50,8 +50,11 @@ type EndpointBehaviour struct {
 	// sets up persistence: a scheduled task or a service (see
 	// persistenceEventCodes).
 	PersistenceEvent bool `expr:"persistence_event" json:"persistence_event,omitempty"`
-	// SystemNameMisplaced is the Windows system process name (svchost.exe,
-	// lsass.exe, ...) a program in a user-writable folder carries, or "".
+	// SystemNameMisplaced is the name of an operating-system component a
+	// program or launch item carries outside the system's own folders: a
+	// Windows system process name (svchost.exe, lsass.exe, ...) in a
+	// user-writable folder, or an Apple label (com.apple.*) on a user's
+	// launch agent that runs a program from the user's home; or "".
 	SystemNameMisplaced string `expr:"system_name_misplaced" json:"system_name_misplaced,omitempty"`
 	// SideLoad is the path of an unsigned copy of a Windows system
 	// library in a user-writable folder (see sideloadedLibrary), or "".
@@ -85,6 +88,10 @@ type EndpointBehaviour struct {
 	// and Impacket smbexec's service per command. Installers register
 	// programs, not shell one-liners.
 	ShellService bool `expr:"shell_service" json:"shell_service,omitempty"`
+	// SSHKeyPlanted is set when a command writes a key into an
+	// authorized_keys file (appends it, copies over it, tees into it) or
+	// locks one with chattr +i so that a clean-up cannot remove it.
+	SSHKeyPlanted bool `expr:"ssh_key_planted" json:"ssh_key_planted,omitempty"`
 	// BrowserDebugTheft is set when a browser is started with its remote
 	// debugging port open on the user's own profile: the DevTools protocol
 	// then hands out every cookie, which infostealers use to lift session
@@ -162,7 +169,7 @@ func hostileBehaviour(f *EndpointFields) string {
 		{b.AdminGroupAdd, "administrators group add"}, {b.RemoteAccess != "" && b.Discovery >= 2, "remote access then discovery"},
 		{f.OfficeParent && f.LOLBin, "office application starts a system binary"},
 		{b.CloudExfil != "", "folder sync to consumer cloud storage"}, {b.Masquerade != "", "renamed dual-use tool"},
-		{b.DownloadExecute, "download run as code"}, {b.ShellService, "shell one-liner installed as a service"}, {b.BrowserDebugTheft, "browser debugged on the user's own profile"}, {b.LogClearing, "event logs cleared"}, {b.SideLoad != "", "unsigned system library in a user folder"}, {b.SystemNameMisplaced != "", "system process name outside System32"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"},
+		{b.DownloadExecute, "download run as code"}, {b.ShellService, "shell one-liner installed as a service"}, {b.BrowserDebugTheft, "browser debugged on the user's own profile"}, {b.LogClearing, "event logs cleared"}, {b.SideLoad != "", "unsigned system library in a user folder"}, {b.SystemNameMisplaced != "", "system component's name outside the system folders"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"}, {b.ServerSpawnsShell && b.SSHKeyPlanted, "server process planting an SSH key"},
 	} {
 		if c.on {
 			return c.name
@@ -183,6 +190,10 @@ var shellServiceRe = regexp.MustCompile(`(cmd(\.exe)?|%comspec%)"?\s+(/q\s+)?/c\
 var adminGroupAddRe = regexp.MustCompile(`net1?(\.exe)?\s+(localgroup|group)\s+"?(administrators|domain admins|enterprise admins)"?\s+\S+.*\s/add\b|add-(localgroupmember|adgroupmember)\s.*(administrators|domain admins)`)
 
 var reverseShellRe = regexp.MustCompile(`/dev/(tcp|udp)/[^\s/]+/\d+|\b(nc|ncat|netcat)(\.exe)?\s.*\s-(e|c)\s|socat\s.*exec:|pty\.spawn\(|\bsh\s+-i\b.*[<>]&|net\.sockets\.tcpclient|fsockopen\(`)
+
+// sshKeyWriteRe finds a command writing into an authorized_keys file or
+// making one immutable.
+var sshKeyWriteRe = regexp.MustCompile(`(>>?|\btee( -a)?|\bcp|\bmv|chattr \+i)\s*\S*/\.ssh/authorized_keys2?\b`)
 
 // discoveryCommands are the enumeration steps of hands-on intruders: who
 // am I, who administers the domain, which domains trust it, what is near.
@@ -210,7 +221,8 @@ var remoteAccessTools = [][2]string{
 
 // serverRuntimes are processes that serve requests; a shell below one is
 // the mark of an exploited application or a web shell.
-var serverRuntimes = setOf("java", "java.exe", "w3wp.exe", "httpd", "apache2", "nginx", "node", "node.exe", "php-fpm", "php", "php-cgi.exe", "tomcat", "tomcat9.exe", "catalina.sh", "sqlservr.exe", "python3", "gunicorn", "uwsgi", "ruby")
+var serverRuntimes = setOf("java", "java.exe", "w3wp.exe", "httpd", "apache2", "nginx", "node", "node.exe", "php-fpm", "php", "php-cgi.exe", "tomcat", "tomcat9.exe", "catalina.sh", "sqlservr.exe", "python3", "gunicorn", "uwsgi", "ruby",
+	"redis-server", "mysqld", "mariadbd", "mongod")
 
 var shells = setOf("sh", "bash", "dash", "zsh", "ash", "cmd.exe", "powershell.exe", "pwsh.exe", "pwsh")
 
@@ -247,6 +259,7 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 		}
 	}
 	b.KernelThreadName = kernelThreadDisguise(f.Process, f.FilePath)
+	b.SSHKeyPlanted = sshKeyWriteRe.MatchString(tree)
 	b.ShellService = strings.Contains(tree, "echo") && (strings.Contains(tree, `\pipe\`) || strings.Contains(tree, "%comspec%")) && shellServiceRe.MatchString(tree)
 	b.BrowserDebugTheft = strings.Contains(tree, "remote-debugging-port") && ownBrowserProfileRe.MatchString(tree)
 	b.SideLoad = sideloadedLibrary(d)
@@ -254,6 +267,9 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.DevTunnel = devTunnel(strings.ToLower(commands))
 	b.RunsAsSystem = runsAsSystem(d)
 	b.SystemNameMisplaced = misplacedSystemName(f)
+	if b.SystemNameMisplaced == "" {
+		b.SystemNameMisplaced = misplacedAppleAgent(d)
+	}
 	b.Hostile = hostileBehaviour(f)
 }
 

@@ -2,6 +2,7 @@ package triage
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -37,4 +38,29 @@ func misplacedSystemName(f *EndpointFields) string {
 		return ""
 	}
 	return f.Process
+}
+
+// userAppleAgentRe finds a launch agent labelled as Apple's in a user's own
+// LaunchAgents folder: Apple installs its agents under /System/Library, so
+// one here carries the name to pass in a list of launch items.
+var userAppleAgentRe = regexp.MustCompile(`(?m)^/users/[^/\n]+/library/launchagents/(com\.apple\.[^/\n]+)\.plist$`)
+
+// userProgramRe finds a program path in a user's home folder, outside the
+// applications a user may install there: the launch agent's program.
+var userProgramRe = regexp.MustCompile(`(?m)^/users/[^/\n]+/(?:[^\n]*/)?[^/\n.]+$`)
+
+// misplacedAppleAgent returns the Apple label of a launch agent in a
+// user's LaunchAgents folder that starts a program from the user's home
+// folder, or "".
+func misplacedAppleAgent(d *doc) string {
+	m := userAppleAgentRe.FindStringSubmatch(d.text)
+	if m == nil {
+		return ""
+	}
+	for _, p := range userProgramRe.FindAllString(d.text, -1) {
+		if !strings.Contains(p, "/applications/") && !strings.Contains(p, ".app/") {
+			return m[1]
+		}
+	}
+	return ""
 }

@@ -14,7 +14,7 @@ var legacyClients = []string{
 	"exchangeactivesync", "imap", "pop3", "pop", "smtp", "authenticatedsmtp", "otherclients",
 	"exchangewebservices", "mapioverhttp", "offlineaddressbook", "autodiscover", "legacy",
 	"basicauth", "basicauthentication", "lesssecureapp", "ntlm", "exchangeonlinepowershell",
-	"reportingwebservices", "universaloutlook", "outlookanywhere",
+	"reportingwebservices", "universaloutlook", "outlookanywhere", "bav2ropc",
 }
 
 // hostingProviders are ISP or ASN organisation names of hosting and cloud
@@ -87,7 +87,10 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 
 	f.DeviceNew, f.DeviceKnown = deviceState(cur)
 	readOktaBehaviors(&f, cur)
-	app := normKey(f.ClientApp + " " + cur.str("useragent", "rawuseragent") + " " + cur.str("logintype"))
+	// The client app is read apart from the protocol: Entra names both
+	// (clientAppUsed "IMAP4", authenticationProtocol "ropc"), and Exchange
+	// Online's basic-to-ROPC bridge signs its user agent BAV2ROPC.
+	app := normKey(f.ClientApp + " " + cur.str("clientappused") + " " + cur.str("useragent", "rawuseragent") + " " + cur.str("logintype"))
 	if v, ok := cur.boolean("legacyauth", "islegacyauth", "basicauth", "islegacyprotocol"); ok {
 		f.LegacyAuth = v
 	} else if firstSubstring(app, legacyClients) != "" || containsAnyTerm(normKey(riskText), "legacyauth", "basicauth") {

@@ -21,7 +21,7 @@ var hostingASNs = setOf("14061", "24940", "16276", "63949", "20473", "9009", "60
 // the sign-in's address, as text, whether given as a number, a string
 // ("AS14061") or a list of one.
 func signInASN(cur *doc) string {
-	for _, v := range cur.values("asn", "asnumber", "autonomoussystemnumber", "asnnumber", "ipasn") {
+	for _, v := range cur.values("asn", "asnumber", "autonomoussystemnumber", "asnnumber", "ipasn", "srcipasn", "sourceipasn", "srcasn") {
 		if arr, ok := v.([]any); ok && len(arr) > 0 {
 			v = arr[0]
 		}
@@ -38,9 +38,15 @@ func signInASN(cur *doc) string {
 }
 
 // asnText drops the "AS" an autonomous system number is often written
-// with ("AS14061", "as14061"), leaving its number as text.
+// with ("AS14061", "as14061"), and the owner's name enrichment often
+// follows it with ("AS14061 DigitalOcean, LLC"), leaving its number as
+// text.
 func asnText(asn string) string {
-	return strings.TrimPrefix(strings.ToUpper(asn), "AS")
+	asn = strings.TrimPrefix(strings.ToUpper(asn), "AS")
+	if n := strings.IndexFunc(asn, func(r rune) bool { return r < '0' || r > '9' }); n > 0 {
+		return asn[:n]
+	}
+	return asn
 }
 
 // hostingASN reports an autonomous system number, with or without its

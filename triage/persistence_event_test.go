@@ -34,3 +34,23 @@ func TestSystemProcessNameOutsideSystem32(t *testing.T) {
 		{"another program's path", other, false},
 	})
 }
+
+// A launch agent in a user's own LaunchAgents folder labelled as Apple's,
+// starting a program from a hidden folder in the user's home, takes
+// Apple's name to pass in a list of launch items; a vendor's agent there,
+// or an Apple-labelled one starting an installed app, does not.
+func TestAppleLabelledUserLaunchAgentIsMasquerading(t *testing.T) {
+	agent := func(plist, program string) map[string]any {
+		return map[string]any{"match": map[string]any{
+			"event": map[string]any{"path": plist},
+			"facts": []any{map[string]any{"name": "LaunchAgentCreated", "tags": []any{"Persistence"}}},
+		}, "related": map[string]any{"files": []any{map[string]any{"path": plist,
+			"contents": map[string]any{"Label": "agent", "ProgramArguments": []any{program}, "RunAtLoad": true}}}}}
+	}
+	const hidden = "/Users/lk/Library/Application Support/.com.apple.sfu/softwareupdated"
+	checkFires(t, "endpoint.system_name_in_user_folder", "malware", "high", []fireCase{
+		{"Apple's label on a user's agent", agent("/Users/lk/Library/LaunchAgents/com.apple.softwareupdated.agent.plist", hidden), true},
+		{"a vendor's label", agent("/Users/lk/Library/LaunchAgents/com.zoom.updater.plist", hidden), false},
+		{"Apple's label starting an installed app", agent("/Users/lk/Library/LaunchAgents/com.apple.helper.plist", "/Applications/Helper.app/Contents/MacOS/Helper"), false},
+	})
+}
