@@ -87,7 +87,8 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	f.OfficeParent = firstSubstring(f.Parent, officeApps) != "" || firstSubstring(grandparent, officeApps) != "" && (lolbins[f.Parent] || f.Parent == "" && lolbins[f.Process])
 	f.BrowserParent = firstSubstring(f.Parent, browsers) != ""
 	f.AdminTool = firstSubstring(f.Process+" "+f.Parent+" "+f.CommandLine+" "+strings.ToLower(f.FilePath), adminTools) != ""
-	f.Encoded = encodedPowerShell(all) != "" || containsAnyTerm(f.CommandLine, "-enc ", "frombase64string", "[char]", "iex(", "iex (", "invoke-expression", "^p^o^w", "-w hidden", "-windowstyle hidden")
+	f.Encoded = encodedPowerShell(all) != "" || containsAnyTerm(f.CommandLine, "-enc ", "frombase64string", "[char]", "iex(", "iex (", "invoke-expression", "^p^o^w", "-w hidden", "-windowstyle hidden") ||
+		packedInlineScriptRe.MatchString(strings.ToLower(f.CommandLine))
 	_, f.ShadowDelete = shadowCopyDeletion(d.text)
 	f.EngineReadsLsass = engineReadsLsass(d.text)
 	f.CredentialDump = lsassAccess(d.text) && f.EngineReadsLsass == ""

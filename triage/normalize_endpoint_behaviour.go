@@ -92,6 +92,15 @@ type EndpointBehaviour struct {
 	// authorized_keys file (appends it, copies over it, tees into it) or
 	// locks one with chattr +i so that a clean-up cannot remove it.
 	SSHKeyPlanted bool `expr:"ssh_key_planted" json:"ssh_key_planted,omitempty"`
+	// PortRelay is set when a command listens on a port and relays what
+	// connects to another host's port (socat TCP-LISTEN to TCP, netsh
+	// portproxy, ssh -L open to other hosts): an internal service exposed
+	// past the network's controls.
+	PortRelay bool `expr:"port_relay" json:"port_relay,omitempty"`
+	// PackedScript is set when a script interpreter runs code it first
+	// decodes or decompresses from its own command line (see
+	// packedInlineScriptRe); it also makes the command encoded.
+	PackedScript bool `expr:"packed_script" json:"packed_script,omitempty"`
 	// BrowserDebugTheft is set when a browser is started with its remote
 	// debugging port open on the user's own profile: the DevTools protocol
 	// then hands out every cookie, which infostealers use to lift session
@@ -191,6 +200,17 @@ var adminGroupAddRe = regexp.MustCompile(`net1?(\.exe)?\s+(localgroup|group)\s+"
 
 var reverseShellRe = regexp.MustCompile(`/dev/(tcp|udp)/[^\s/]+/\d+|\b(nc|ncat|netcat)(\.exe)?\s.*\s-(e|c)\s|socat\s.*exec:|pty\.spawn\(|\bsh\s+-i\b.*[<>]&|net\.sockets\.tcpclient|fsockopen\(`)
 
+// packedInlineScriptRe finds a script interpreter told to run code it
+// first decodes or decompresses from its own arguments: Python's
+// exec(zlib.decompress(base64.b64decode(...))), Node's
+// eval(Buffer.from(..., 'base64')) or eval(atob(...)).
+var packedInlineScriptRe = regexp.MustCompile(`\b(exec|eval)\s*\(\s*(zlib\.decompress|base64\.b64decode|marshal\.loads|bytes\.fromhex|codecs\.decode|__import__\(\s*['"](zlib|base64|marshal|codecs)|buffer\.from\(|atob\()`)
+
+// portRelayRe finds a listener that relays connections to another host:
+// socat from a TCP listener to a TCP address, a netsh port proxy, or an
+// ssh local forward bound to every interface.
+var portRelayRe = regexp.MustCompile(`\bsocat\s.*tcp[46]?-listen:\d+\S*\s+tcp[46]?:[^\s:]+:\d+|\bnetsh(\.exe)?\s+interface\s+portproxy\s+add\b|\bssh\s.*-l\s*(0\.0\.0\.0|\*):\d+:|\bssh\s.*\s-g\s.*-l\s*\d+:`)
+
 // sshKeyWriteRe finds a command writing into an authorized_keys file or
 // making one immutable.
 var sshKeyWriteRe = regexp.MustCompile(`(>>?|\btee( -a)?|\bcp|\bmv|chattr \+i)\s*\S*/\.ssh/authorized_keys2?\b`)
@@ -260,6 +280,8 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	}
 	b.KernelThreadName = kernelThreadDisguise(f.Process, f.FilePath)
 	b.SSHKeyPlanted = sshKeyWriteRe.MatchString(tree)
+	b.PortRelay = portRelayRe.MatchString(strings.ToLower(commands))
+	b.PackedScript = packedInlineScriptRe.MatchString(strings.ToLower(f.CommandLine))
 	b.ShellService = strings.Contains(tree, "echo") && (strings.Contains(tree, `\pipe\`) || strings.Contains(tree, "%comspec%")) && shellServiceRe.MatchString(tree)
 	b.BrowserDebugTheft = strings.Contains(tree, "remote-debugging-port") && ownBrowserProfileRe.MatchString(tree)
 	b.SideLoad = sideloadedLibrary(d)
