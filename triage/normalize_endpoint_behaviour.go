@@ -101,6 +101,11 @@ type EndpointBehaviour struct {
 	// decodes or decompresses from its own command line (see
 	// packedInlineScriptRe); it also makes the command encoded.
 	PackedScript bool `expr:"packed_script" json:"packed_script,omitempty"`
+	// PrivacyDBWrite is set when a command writes into macOS's privacy
+	// consent database (TCC.db) directly, granting an app screen, camera,
+	// disk or accessibility rights the user never gave; management
+	// grants them through configuration profiles instead.
+	PrivacyDBWrite bool `expr:"privacy_db_write" json:"privacy_db_write,omitempty"`
 	// BrowserDebugTheft is set when a browser is started with its remote
 	// debugging port open on the user's own profile: the DevTools protocol
 	// then hands out every cookie, which infostealers use to lift session
@@ -206,6 +211,9 @@ var reverseShellRe = regexp.MustCompile(`/dev/(tcp|udp)/[^\s/]+/\d+|\b(nc|ncat|n
 // eval(Buffer.from(..., 'base64')) or eval(atob(...)).
 var packedInlineScriptRe = regexp.MustCompile(`\b(exec|eval)\s*\(\s*(zlib\.decompress|base64\.b64decode|marshal\.loads|bytes\.fromhex|codecs\.decode|__import__\(\s*['"](zlib|base64|marshal|codecs)|buffer\.from\(|atob\()`)
 
+// privacyDBWriteRe finds a SQL write into a TCC.db consent database.
+var privacyDBWriteRe = regexp.MustCompile(`com\.apple\.tcc/tcc\.db\S*\s.*\b(insert|update|replace)\b`)
+
 // portRelayRe finds a listener that relays connections to another host:
 // socat from a TCP listener to a TCP address, a netsh port proxy, or an
 // ssh local forward bound to every interface.
@@ -282,6 +290,7 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.SSHKeyPlanted = sshKeyWriteRe.MatchString(tree)
 	b.PortRelay = portRelayRe.MatchString(strings.ToLower(commands))
 	b.PackedScript = packedInlineScriptRe.MatchString(strings.ToLower(f.CommandLine))
+	b.PrivacyDBWrite = privacyDBWriteRe.MatchString(tree)
 	b.ShellService = strings.Contains(tree, "echo") && (strings.Contains(tree, `\pipe\`) || strings.Contains(tree, "%comspec%")) && shellServiceRe.MatchString(tree)
 	b.BrowserDebugTheft = strings.Contains(tree, "remote-debugging-port") && ownBrowserProfileRe.MatchString(tree)
 	b.SideLoad = sideloadedLibrary(d)
