@@ -106,6 +106,9 @@ type EndpointBehaviour struct {
 	// disk or accessibility rights the user never gave; management
 	// grants them through configuration profiles instead.
 	PrivacyDBWrite bool `expr:"privacy_db_write" json:"privacy_db_write,omitempty"`
+	// PrivacyGrantee is the program path such a write grants rights to,
+	// when the write names one ("" for a bundle identifier).
+	PrivacyGrantee string `expr:"privacy_grantee" json:"privacy_grantee,omitempty"`
 	// BrowserDebugTheft is set when a browser is started with its remote
 	// debugging port open on the user's own profile: the DevTools protocol
 	// then hands out every cookie, which infostealers use to lift session
@@ -214,6 +217,10 @@ var packedInlineScriptRe = regexp.MustCompile(`\b(exec|eval)\s*\(\s*(zlib\.decom
 // privacyDBWriteRe finds a SQL write into a TCC.db consent database.
 var privacyDBWriteRe = regexp.MustCompile(`com\.apple\.tcc/tcc\.db\S*\s.*\b(insert|update|replace)\b`)
 
+// privacyGranteeRe finds the program path a consent row is written for:
+// the quoted path after the service name in the row's values.
+var privacyGranteeRe = regexp.MustCompile(`'ktccservice[a-z]+'\s*,\s*'(/[^']+)'`)
+
 // portRelayRe finds a listener that relays connections to another host:
 // socat from a TCP listener to a TCP address, a netsh port proxy, or an
 // ssh local forward bound to every interface.
@@ -291,6 +298,11 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.PortRelay = portRelayRe.MatchString(strings.ToLower(commands))
 	b.PackedScript = packedInlineScriptRe.MatchString(strings.ToLower(f.CommandLine))
 	b.PrivacyDBWrite = privacyDBWriteRe.MatchString(tree)
+	if b.PrivacyDBWrite {
+		if m := privacyGranteeRe.FindStringSubmatch(tree); m != nil {
+			b.PrivacyGrantee = m[1]
+		}
+	}
 	b.ShellService = strings.Contains(tree, "echo") && (strings.Contains(tree, `\pipe\`) || strings.Contains(tree, "%comspec%")) && shellServiceRe.MatchString(tree)
 	b.BrowserDebugTheft = strings.Contains(tree, "remote-debugging-port") && ownBrowserProfileRe.MatchString(tree)
 	b.SideLoad = sideloadedLibrary(d)

@@ -18,10 +18,15 @@ var windowsSystemProcesses = setOf("svchost.exe", "lsass.exe", "csrss.exe", "ser
 	"wininit.exe", "spoolsv.exe", "taskhostw.exe", "dllhost.exe", "conhost.exe", "explorer.exe", "lsm.exe",
 	"sihost.exe", "ctfmon.exe", "runtimebroker.exe", "searchindexer.exe", "wuauclt.exe", "dwm.exe")
 
-// persistenceEvent reports a log-search alert forwarding a Windows event
-// that sets up persistence.
+// runKeyRe finds a Windows Run or RunOnce registry key, with or without
+// the value under it.
+var runKeyRe = regexp.MustCompile(`(?m)^(hk(cu|lm|ey_current_user|ey_local_machine)|\\registry\\)\S*\\software\\(wow6432node\\)?microsoft\\windows\\currentversion\\run(once)?(\\|$)`)
+
+// persistenceEvent reports an alert about persistence being set up: a
+// log search forwarding a Windows event that does so, or a registry
+// event on a Run key.
 func persistenceEvent(d *doc) bool {
-	return persistenceEventCodes[strings.TrimSpace(d.scalarStr("eventcode", "eventid"))]
+	return persistenceEventCodes[strings.TrimSpace(d.scalarStr("eventcode", "eventid"))] || runKeyRe.MatchString(d.text)
 }
 
 // misplacedSystemName returns the name of a Windows system process that

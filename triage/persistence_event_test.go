@@ -54,3 +54,23 @@ func TestAppleLabelledUserLaunchAgentIsMasquerading(t *testing.T) {
 		{"Apple's label starting an installed app", agent("/Users/lk/Library/LaunchAgents/com.apple.helper.plist", "/Applications/Helper.app/Contents/MacOS/Helper"), false},
 	})
 }
+
+// A registry event on a Run key that starts a program from a user's
+// folder is persistence there; one starting an installed program is not.
+func TestRunKeyToAUserFolderIsPersistence(t *testing.T) {
+	run := map[string]any{
+		"process":  map[string]any{"name": "updater.exe", "executable": `C:\Users\ana\AppData\Roaming\Updater\updater.exe`},
+		"registry": map[string]any{"path": `HKCU\Software\Microsoft\Windows\CurrentVersion\Run\Updater`},
+	}
+	installed := withFields(run, map[string]any{"process": map[string]any{"name": "onedrive.exe", "executable": `C:\Program Files\Microsoft OneDrive\OneDrive.exe`}})
+	other := withFields(run, map[string]any{"registry": map[string]any{"path": `HKCU\Software\Updater\Settings`}})
+	// Per-user installs (Zoom, Teams) register Run keys to AppData too;
+	// one on a million hosts is that.
+	common := withFields(run, map[string]any{"prevalence": 41800000})
+	checkFires(t, "endpoint.persistence_to_user_path", "malware", "medium", []fireCase{
+		{"a Run key to AppData", run, true},
+		{"a program on a million hosts", common, false},
+		{"a Run key to Program Files", installed, false},
+		{"another key", other, false},
+	})
+}

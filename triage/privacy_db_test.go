@@ -18,3 +18,19 @@ func TestPrivacyDatabaseWrite(t *testing.T) {
 		{"a consent reset", map[string]any{"process": map[string]any{"name": "tccutil", "args": []any{"tccutil", "reset", "ScreenCapture", "com.example.viewer"}}}, false},
 	})
 }
+
+// A consent written for a program in a shared, temporary or hidden
+// folder goes to no installed application; one for an app bundle's
+// identifier does not weigh further.
+func TestPrivacyGrantToAHiddenOrSharedProgram(t *testing.T) {
+	grant := func(client string) map[string]any {
+		return map[string]any{"process": map[string]any{"name": "sqlite3", "args": []any{"sqlite3", "/Library/Application Support/com.apple.TCC/TCC.db",
+			"insert into access values ('kTCCServiceSystemPolicyAllFiles', '" + client + "', 1, 2, 4, 1)"}}}
+	}
+	checkFires(t, "endpoint.privacy_grant_to_hidden_or_shared_program", "malware", "medium", []fireCase{
+		{"a hidden folder in /Users/Shared", grant("/Users/Shared/.cfgd/cfgd"), true},
+		{"a hidden folder in a home", grant("/Users/ana/.local/bin/agent"), true},
+		{"an installed app", grant("/Applications/Backup.app/Contents/MacOS/Backup"), false},
+		{"a bundle identifier", grant("com.example.backup"), false},
+	})
+}
