@@ -16,6 +16,14 @@ func TestAppConsentIsRead(t *testing.T) {
 		{"flat webhook, verified, read only", `{"event_type":"oauth_consent_granted","data":{"details":{"app_display_name":"Zoom Meeting Scheduler for Outlook",
 			"publisher_verified":true,"scopes":["Calendars.ReadWrite","Mail.Read"]}}}`,
 			AppConsentFields{Present: true, App: "Zoom Meeting Scheduler for Outlook", PublisherVerified: "yes", MailAccess: true, BrandName: "zoom"}},
+		{"Graph service principal, empty verified publisher", `{"activityDisplayName":"Consent to application","targetResources":[{"displayName":"DocuVault Viewer",
+			"modifiedProperties":[{"displayName":"ConsentAction.Permissions","newValue":"Scope: Mail.Read offline_access"}]}],
+			"servicePrincipal":{"displayName":"DocuVault Viewer","verifiedPublisher":{"displayName":null,"verifiedPublisherId":null,"addedDateTime":null}}}`,
+			AppConsentFields{Present: true, App: "DocuVault Viewer", PublisherVerified: "no", MailAccess: true}},
+		{"Graph service principal, verified publisher", `{"activityDisplayName":"Consent to application","targetResources":[{"displayName":"Zoom for Outlook",
+			"modifiedProperties":[{"displayName":"ConsentAction.Permissions","newValue":"Scope: Calendars.ReadWrite"}]}],
+			"servicePrincipal":{"displayName":"Zoom for Outlook","verifiedPublisher":{"displayName":"Zoom Video Communications, Inc.","verifiedPublisherId":"5187294","addedDateTime":"2021-03-02T00:00:00Z"}}}`,
+			AppConsentFields{Present: true, App: "Zoom for Outlook", PublisherVerified: "yes"}},
 		{"no consent", `{"title":"Impossible travel","scopes":"Mail.Read"}`, AppConsentFields{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -91,6 +91,13 @@ func publisherVerified(d *doc) string {
 	if v, ok := d.boolean("publisherverified", "isverifiedpublisher", "verifiedpublisherflag", "isappverified"); ok {
 		return map[bool]string{true: "yes", false: "no"}[v]
 	}
+	// Graph's verifiedPublisher object is always there; it is empty
+	// (every member null) when the publisher is not verified.
+	for _, m := range d.maps("verifiedpublisher") {
+		if newDoc(m).scalarStr("verifiedpublisherid", "displayname") == "" {
+			return "no"
+		}
+	}
 	switch {
 	case containsAnyTerm(d.text, "unverified"):
 		return "no"

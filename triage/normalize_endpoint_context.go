@@ -158,6 +158,9 @@ var automationMarkers = [][2]string{
 
 var gpoScriptRe = regexp.MustCompile(`(?i)\\\\[^\\]+\\sysvol\\[^\\]+\\(policies\\\{[0-9a-f-]+\}\\(user|machine)\\scripts|scripts)\\`)
 
+// elevationTools run a person's command as another user.
+var elevationTools = setOf("sudo", "su", "doas", "pkexec", "runuser", "sudo.exe", "runas.exe")
+
 // installedProgramPath reports whether the lowercased path p lies in an
 // installed-program folder: Program Files, the Configuration Manager
 // client's folder, /opt or /usr.
@@ -176,7 +179,9 @@ func readEndpointContext(d *doc, p processFacts, f *EndpointFields) {
 	if parentPath == "" {
 		parentPath = strings.ToLower(p.ParentCommandLine)
 	}
-	c.ParentInstalled = installedProgramPath(parentPath)
+	// sudo and su live under /usr too, but a process they start is a
+	// person's command run with elevation, not installed software.
+	c.ParentInstalled = installedProgramPath(parentPath) && !elevationTools[f.Parent]
 	user := strings.ToLower(f.User)
 	sid := d.str("userid", "usersid", "sid")
 	c.SystemContext = sid == "S-1-5-18" || (user == "root" || user == "0" && linuxAudit(d)) || user == "system" || strings.HasSuffix(user, `\system`) || strings.HasSuffix(user, "$") || strings.Contains(user, "localsystem")

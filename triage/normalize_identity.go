@@ -93,7 +93,8 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	app := normKey(f.ClientApp + " " + cur.str("clientappused") + " " + cur.str("useragent", "rawuseragent") + " " + cur.str("logintype"))
 	if v, ok := cur.boolean("legacyauth", "islegacyauth", "basicauth", "islegacyprotocol"); ok {
 		f.LegacyAuth = v
-	} else if firstSubstring(app, legacyClients) != "" || containsAnyTerm(normKey(riskText), "legacyauth", "basicauth") {
+	} else if firstSubstring(app, legacyClients) != "" || containsAnyTerm(normKey(riskText), "legacyauth", "basicauth") || strings.Contains(cur.text, "/microsoft-server-activesync") {
+		// Exchange's web log names the ActiveSync endpoint a phone polls.
 		f.LegacyAuth = true
 	}
 
@@ -228,7 +229,7 @@ func readWindowsLogon(f *IdentityFields, cur *doc) {
 // not one: a SIEM's count named for the source ("distinct users failed
 // same src 60m") can be indexed under the same short name.
 func sourceAddress(cur *doc) string {
-	for _, s := range cur.strs("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip", "accessingip", "accessip") {
+	for _, s := range cur.strs("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip", "accessingip", "accessip", "failedlogonsrcips", "srcips", "sourceips") {
 		if s = strings.TrimSpace(s); s != "" && strings.Trim(s, "0123456789") != "" {
 			return s
 		}
@@ -261,12 +262,32 @@ func readOktaBehaviors(f *IdentityFields, cur *doc) {
 	}
 }
 
+// signInSuccessEvents and signInFailureEvents are Windows Security and
+// AD FS event IDs that record a sign-in's outcome: a logon (4624), a
+// token issued (AD FS 1200, 1202); a failed logon (4625), Kerberos
+// pre-authentication failed (4771), an account locked out (4740), AD FS
+// authentication failed (1203).
+var (
+	signInSuccessEvents = setOf("4624", "1200", "1202")
+	signInFailureEvents = setOf("4625", "4771", "4740", "1203")
+)
+
 // readOutcome folds the sign-in result: Entra status.errorCode (0 is
 // success), Okta outcome.result, Google event names and generic fields.
 func readOutcome(f *IdentityFields, cur *doc) {
 	// A lockout event's own outcome is the lock succeeding: the sign-ins
 	// before it failed (Okta user.account.lock with reason LOCKED_OUT).
 	if strings.Contains(f.Event, "account.lock") || normKey(cur.str("reason")) == "lockedout" {
+		f.Result = "failure"
+		return
+	}
+	// A log search names the Windows or AD FS event it matched: the event
+	// says how the sign-in ended.
+	switch code := strings.TrimSpace(cur.scalarStr("eventcode", "eventid")); {
+	case signInSuccessEvents[code]:
+		f.Result = "success"
+		return
+	case signInFailureEvents[code]:
 		f.Result = "failure"
 		return
 	}
@@ -287,7 +308,9 @@ func readOutcome(f *IdentityFields, cur *doc) {
 		return
 	}
 	if loginSucceeded(cur) {
-		if cur.has(outcomeKeys...) || cur.has("success", "loginsuccess", "succeeded", "issuccess", "authenticationsuccessful", "result") {
+		// A log search's "result" is the whole matching event, which says
+		// nothing of the outcome by being there.
+		if cur.has(outcomeKeys...) || cur.has("success", "loginsuccess", "succeeded", "issuccess", "authenticationsuccessful") || scalarResult(cur) {
 			f.Result = "success"
 		}
 	} else {
@@ -394,6 +417,18 @@ func scriptedUserAgent(ua string) bool {
 	u := strings.ToLower(strings.TrimSpace(ua))
 	for _, p := range scriptedAgents {
 		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// scalarResult reports whether the payload has a "result" that is a value
+// (a string, a flag) rather than an object or a list.
+func scalarResult(cur *doc) bool {
+	for _, v := range cur.values("result") {
+		switch v.(type) {
+		case string, bool, float64:
 			return true
 		}
 	}

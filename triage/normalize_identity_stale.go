@@ -50,7 +50,9 @@ func passwordChanged(cur *doc) bool {
 		return !changedLongBefore(cur)
 	}
 	for _, e := range cur.entries {
-		if e.val != nil && (strings.Contains(e.key, "passwordchange") || strings.Contains(e.key, "passwordrotation")) {
+		// Searches name what they joined by its event: Windows 4723 is a
+		// user changing their own password, 4724 a reset by someone else.
+		if e.val != nil && (strings.Contains(e.key, "passwordchange") || strings.Contains(e.key, "passwordrotation") || strings.Contains(e.key, "4723") || strings.Contains(e.key, "4724")) {
 			return true
 		}
 	}
