@@ -535,7 +535,8 @@ var scannerUserAgents = []string{"nessus", "qualys", "openvas", "rapid7", "nexpo
 // vulnerability scanner: an asset category naming a scanner (SIEM asset
 // and identity lookups) or a scanner's user agent.
 func scannerSource(d *doc) bool {
-	for _, c := range d.strs("assetcategory", "srccategory", "srcassetcategory", "sourceassetcategory", "assettype", "srcpriority") {
+	// PAN-OS names the address group and the device the source belongs to.
+	for _, c := range d.strs("assetcategory", "srccategory", "srcassetcategory", "sourceassetcategory", "assettype", "srcpriority", "sourcedynamicaddressgroup", "srcdynamicaddressgroup") {
 		if containsAnyTerm(normKey(c), "vulnerabilityscanner", "vulnscanner", "scanner") {
 			return true
 		}
@@ -545,6 +546,6 @@ func scannerSource(d *doc) bool {
 	}
 	// Firewalls and SIEMs name the source's user and host; the scanning
 	// account and appliance carry the scanner's name by convention.
-	source := lowerJoin(d.scalarStrs("srcuser", "sourceuser", "sourceusername", "srchostname", "sourcehostname", "srchost", "srcrole", "sourcerole"))
+	source := lowerJoin(d.scalarStrs("srcuser", "sourceuser", "sourceusername", "srchostname", "sourcehostname", "srchost", "srcrole", "sourcerole", "sourcedevicehost", "srcdevicehost"))
 	return firstSubstring(source, scannerUserAgents) != "" || strings.Contains(source, "vulnscan")
 }

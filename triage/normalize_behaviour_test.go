@@ -119,6 +119,9 @@ func TestScannerSourceByAccountOrHostName(t *testing.T) {
 		{map[string]any{"srcuser": `corp\svc_tenable`}, true},
 		{map[string]any{"SrcHostname": "qualys-scanner-02.contoso.local"}, true},
 		{map[string]any{"srcuser": `corp\j.smith`, "SrcHostname": "ws-0231"}, false},
+		{map[string]any{"source_dynamic_address_group": "DAG-Vulnerability-Scanners", "source_ip": "10.20.250.10"}, true},
+		{map[string]any{"source_device_host": "hal-nessus-01", "source_ip": "10.20.250.10"}, true},
+		{map[string]any{"source_dynamic_address_group": "DAG-Finance-Workstations", "source_device_host": "fin-ws-12"}, false},
 	} {
 		if got := scannerSource(newDoc(tc.raw)); got != tc.want {
 			t.Errorf("scannerSource(%v) = %v, want %v", tc.raw, got, tc.want)
