@@ -7,17 +7,14 @@ import "testing"
 // ActiveSync endpoint right after the user changed the password are a
 // phone holding the old one.
 func TestLockoutSearchAfterOwnPasswordChange(t *testing.T) {
-	lockout := map[string]any{
-		"search_name": "Access - Excessive Account Lockouts - Rule", "trigger_time": 1748875200,
-		"result": map[string]any{
-			"host": "DC-02", "source": "XmlWinEventLog:Security", "sourcetype": "XmlWinEventLog", "EventCode": "4740",
-			"_raw": "<Event><EventID>4740</EventID><Data Name='TargetUserName'>jreyes</Data></Event>",
-			"user": "jreyes", "failed_logons_4625_2h": "58", "failed_logon_src_ips": "10.20.2.15",
-			"last_password_change_4723": "2025-06-02T13:47:05Z (jreyes changed own password)",
-			"iis_activesync_sample":     "POST /Microsoft-Server-ActiveSync/default.eas User=jreyes&DeviceType=iPhone&Cmd=Ping 401",
-		},
-	}
-	noChange := withFields(lockout, map[string]any{"result": withFields(lockout["result"].(map[string]any), map[string]any{"last_password_change_4723": nil})})
+	lockout := logSearch("Access - Excessive Account Lockouts - Rule", map[string]any{
+		"host": "DC-02", "source": "XmlWinEventLog:Security", "sourcetype": "XmlWinEventLog", "EventCode": "4740",
+		"_raw": "<Event><EventID>4740</EventID><Data Name='TargetUserName'>jreyes</Data></Event>",
+		"user": "jreyes", "failed_logons_4625_2h": "58", "failed_logon_src_ips": "10.20.2.15",
+		"last_password_change_4723": "2025-06-02T13:47:05Z (jreyes changed own password)",
+		"iis_activesync_sample":     "POST /Microsoft-Server-ActiveSync/default.eas User=jreyes&DeviceType=iPhone&Cmd=Ping 401",
+	})
+	noChange := withResult(lockout, map[string]any{"last_password_change_4723": nil})
 	checkFires(t, "identity.stale_password_after_change", "suspicious_login", "medium", []fireCase{
 		{"lockouts after the user's own change", lockout, true},
 		{"lockouts with no change", noChange, false},
@@ -31,7 +28,7 @@ func TestLockoutSearchAfterOwnPasswordChange(t *testing.T) {
 // issued a token, 1203 refused one.
 func TestSignInOutcomeFromTheMatchedEvent(t *testing.T) {
 	for code, want := range map[string]string{"1200": "success", "4624": "success", "1203": "failure", "4625": "failure", "4740": "failure"} {
-		raw := map[string]any{"search_name": "Identity - sign-in", "result": map[string]any{"EventCode": code, "user": "r.mensah@example.com", "src_ip": "45.153.160.138"}}
+		raw := logSearch("Identity - sign-in", map[string]any{"EventCode": code, "user": "r.mensah@example.com", "src_ip": "45.153.160.138"})
 		if got := readIdentityFields(raw).Result; got != want {
 			t.Errorf("EventCode %s: result %q, want %q", code, got, want)
 		}
@@ -41,8 +38,8 @@ func TestSignInOutcomeFromTheMatchedEvent(t *testing.T) {
 // A search that joined the user's own password change names it by its
 // Windows event, 4723.
 func TestPasswordChangeJoinedByItsEvent(t *testing.T) {
-	raw := map[string]any{"search_name": "Access - Account Lockout Detected", "result": map[string]any{"EventCode": "4740", "user": "jf",
-		"related_4723_time": "2025-06-24T08:57:30Z", "related_4723_subject": "jf"}}
+	raw := logSearch("Access - Account Lockout Detected", map[string]any{"EventCode": "4740", "user": "jf",
+		"related_4723_time": "2025-06-24T08:57:30Z", "related_4723_subject": "jf"})
 	if !readIdentityFields(raw).PasswordChanged {
 		t.Error("a joined 4723 event is a password change")
 	}

@@ -19,15 +19,12 @@ func TestHostingASNReadsTheNumberWithOrWithoutItsPrefix(t *testing.T) {
 // address is from a rentable server, one from a home broadband network is
 // not.
 func TestCloudCallerNetworkIsReadFromTheSearchsEnrichment(t *testing.T) {
-	call := map[string]any{
-		"search_name": "AWS - IAM policy attached", "trigger_time": 1728348463,
-		"result": map[string]any{
-			"host": "aws-cloudtrail-org", "source": "s3://trail/AWSLogs", "sourcetype": "aws:cloudtrail", "EventCode": "AttachUserPolicy",
-			"_raw":      `{"eventSource":"iam.amazonaws.com","eventName":"AttachUserPolicy","userIdentity":{"type":"AssumedRole","arn":"arn:aws:sts::418273650912:assumed-role/Admin/ana"}}`,
-			"eventName": "AttachUserPolicy", "src_ip": "146.190.118.52", "src_ip_asn": "AS14061 DigitalOcean, LLC",
-		},
-	}
-	home := withFields(call, map[string]any{"result": withFields(call["result"].(map[string]any), map[string]any{"src_ip": "73.22.10.4", "src_ip_asn": "AS7922 Comcast Cable Communications, LLC"})})
+	call := logSearch("AWS - IAM policy attached", map[string]any{
+		"host": "aws-cloudtrail-org", "source": "s3://trail/AWSLogs", "sourcetype": "aws:cloudtrail", "EventCode": "AttachUserPolicy",
+		"_raw":      `{"eventSource":"iam.amazonaws.com","eventName":"AttachUserPolicy","userIdentity":{"type":"AssumedRole","arn":"arn:aws:sts::418273650912:assumed-role/Admin/ana"}}`,
+		"eventName": "AttachUserPolicy", "src_ip": "146.190.118.52", "src_ip_asn": "AS14061 DigitalOcean, LLC",
+	})
+	home := withResult(call, map[string]any{"src_ip": "73.22.10.4", "src_ip_asn": "AS7922 Comcast Cable Communications, LLC"})
 	checkFires(t, "cloud.anonymized_or_hosting_caller", "alert", "medium", []fireCase{
 		{"a hosting provider's address", call, true},
 		{"a home broadband address", home, false},

@@ -6,15 +6,12 @@ import "testing"
 // as an endpoint alert, and a task that runs a program from a user's
 // folder is persistence there; one that runs an installed program is not.
 func TestScheduledTaskEventToAUserFolderIsPersistence(t *testing.T) {
-	task := map[string]any{
-		"search_name": "Endpoint - Scheduled Task Created - Rule", "trigger_time": 1741776210,
-		"result": map[string]any{
-			"host": "FD-PC03", "source": "WinEventLog:Security", "sourcetype": "WinEventLog", "EventCode": "4698",
-			"_raw":     "EventCode=4698 Message=A scheduled task was created. Task Name: \\UpdaterTaskUA",
-			"TaskName": "\\UpdaterTaskUA", "SubjectUserName": "mlopez", "Command": `C:\Users\Public\Libraries\updater.exe`,
-		},
-	}
-	installed := withFields(task, map[string]any{"result": withFields(task["result"].(map[string]any), map[string]any{"Command": `C:\Program Files (x86)\Contoso\Update\updater.exe`})})
+	task := logSearch("Endpoint - Scheduled Task Created - Rule", map[string]any{
+		"host": "FD-PC03", "source": "WinEventLog:Security", "sourcetype": "WinEventLog", "EventCode": "4698",
+		"_raw":     "EventCode=4698 Message=A scheduled task was created. Task Name: \\UpdaterTaskUA",
+		"TaskName": "\\UpdaterTaskUA", "SubjectUserName": "mlopez", "Command": `C:\Users\Public\Libraries\updater.exe`,
+	})
+	installed := withResult(task, map[string]any{"Command": `C:\Program Files (x86)\Contoso\Update\updater.exe`})
 	checkFires(t, "endpoint.persistence_to_user_path", "alert", "medium", []fireCase{
 		{"a task running a program in Users\\Public", task, true},
 		{"a task running an installed program", installed, false},

@@ -14,6 +14,17 @@ func withFields(base, extra map[string]any) map[string]any {
 	return raw
 }
 
+// logSearch is a log-search alert (a Splunk alert action's payload) named
+// name, whose matching event is result.
+func logSearch(name string, result map[string]any) map[string]any {
+	return map[string]any{"search_name": name, "trigger_time": 1748875200, "result": result}
+}
+
+// withResult is search with fields of its matching event replaced.
+func withResult(search, fields map[string]any) map[string]any {
+	return withFields(search, map[string]any{"result": withFields(search["result"].(map[string]any), fields)})
+}
+
 // closeCase is a variant of an alert and whether triage may close it.
 type closeCase struct {
 	name   string
