@@ -1,6 +1,9 @@
 package triage
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // replyToHistoryWords mark a key that counts the organisation's past mail
 // with the reply-to address or its domain (Check Point's
@@ -33,4 +36,17 @@ func replyToKnown(d *doc) bool {
 		}
 	}
 	return false
+}
+
+// repliesDiverted reports a reply-to that sends answers to another
+// organisation than the sender's: not the sender's own domain, not one
+// the organisation already corresponds with (replyToKnown), and not the
+// recipients' own organisation, where a signing service's envelope
+// answers the colleague who sent it.
+func repliesDiverted(m emailMessage, d *doc) bool {
+	if m.replyToDomain == "" || m.senderDomain == "" {
+		return false
+	}
+	r := registrableDomain(m.replyToDomain)
+	return r != registrableDomain(m.senderDomain) && !slices.Contains(m.orgDomains, r) && !replyToKnown(d)
 }

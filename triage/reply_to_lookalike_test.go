@@ -26,3 +26,25 @@ func TestPaymentFraudCategoryIsAnImpostor(t *testing.T) {
 		t.Errorf("threat type = %q, want impostor", got)
 	}
 }
+
+// A signing service's envelope answers the colleague who sent it: a
+// reply-to in the recipients' own organisation diverts nothing, while one
+// at an outside domain still does.
+func TestReplyToTheRecipientsOwnOrganisation(t *testing.T) {
+	mail := map[string]any{
+		"sender": "dse_na3@docusign.net", "replyTo": "jordan.ellis@brightlane.io", "recipient": "priya.raman@brightlane.io",
+		"subject": "Complete with Docusign: Offer_Letter.pdf", "authentication": map[string]any{"spf": "pass", "dkim": "pass", "dmarc": "pass"},
+	}
+	for _, tc := range []struct {
+		name     string
+		raw      map[string]any
+		mismatch bool
+	}{
+		{"a colleague's address", mail, false},
+		{"an outside domain", withFields(mail, map[string]any{"replyTo": "jordan.ellis@brightlane-hr.com"}), true},
+	} {
+		if got := normalize(Incident{IncidentType: "phishing", RawData: tc.raw}, ExtractIndicators(tc.raw)).Email.ReplyToMismatch; got != tc.mismatch {
+			t.Errorf("%s: reply-to mismatch %v, want %v", tc.name, got, tc.mismatch)
+		}
+	}
+}
