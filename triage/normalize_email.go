@@ -52,7 +52,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		m.orgDomains = append(m.orgDomains, registrableDomain(m.senderDomain))
 	}
 	f.ReplyToKnown = m.replyToDomain != "" && replyToKnown(d)
-	f.ReplyToMismatch = repliesDiverted(m, d)
+	f.ReplyToMismatch = repliesDiverted(m, f.ReplyToKnown)
 	if f.ReplyToMismatch {
 		_, f.ReplyToLookalike = orgLookalike(m.replyToDomain, []string{registrableDomain(m.senderDomain)})
 	}

@@ -40,13 +40,13 @@ func replyToKnown(d *doc) bool {
 
 // repliesDiverted reports a reply-to that sends answers to another
 // organisation than the sender's: not the sender's own domain, not one
-// the organisation already corresponds with (replyToKnown), and not the
-// recipients' own organisation, where a signing service's envelope
-// answers the colleague who sent it.
-func repliesDiverted(m emailMessage, d *doc) bool {
+// the organisation already corresponds with (known, see replyToKnown),
+// and not the recipients' own organisation, where a signing service's
+// envelope answers the colleague who sent it.
+func repliesDiverted(m emailMessage, known bool) bool {
 	if m.replyToDomain == "" || m.senderDomain == "" {
 		return false
 	}
 	r := registrableDomain(m.replyToDomain)
-	return r != registrableDomain(m.senderDomain) && !slices.Contains(m.orgDomains, r) && !replyToKnown(d)
+	return r != registrableDomain(m.senderDomain) && !slices.Contains(m.orgDomains, r) && !known
 }

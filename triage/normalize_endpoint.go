@@ -87,11 +87,13 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	f.OfficeParent = firstSubstring(f.Parent, officeApps) != "" || firstSubstring(grandparent, officeApps) != "" && (lolbins[f.Parent] || f.Parent == "" && lolbins[f.Process])
 	f.BrowserParent = firstSubstring(f.Parent, browsers) != ""
 	f.AdminTool = firstSubstring(f.Process+" "+f.Parent+" "+f.CommandLine+" "+strings.ToLower(f.FilePath), adminTools) != ""
+	// A packed inline script is a behaviour of its own and an encoded
+	// command too, so it is read here, before what weighs Encoded.
+	f.Behaviour.PackedScript = packedInlineScriptRe.MatchString(f.CommandLine)
 	f.Encoded = encodedPowerShell(all) != "" || containsAnyTerm(f.CommandLine, "-enc ", "frombase64string", "[char]", "iex(", "iex (", "invoke-expression", "^p^o^w", "-w hidden", "-windowstyle hidden") ||
-		packedInlineScriptRe.MatchString(strings.ToLower(f.CommandLine))
+		f.Behaviour.PackedScript
 	_, f.ShadowDelete = shadowCopyDeletion(d.text)
-	f.EngineReadsLsass = engineReadsLsass(d.text)
-	f.CredentialDump = lsassAccess(d.text) && f.EngineReadsLsass == ""
+	f.CredentialDump, f.EngineReadsLsass = lsassRead(d.text)
 	if n, ok := d.number("filesrenamed", "renamedfiles", "filesencrypted", "encryptedfiles", "modifiedfiles", "filesmodified"); ok && n >= 100 {
 		f.MassRename = true
 	} else if affirmedPhrase(d.text, "mass file rename", "mass rename", "files encrypted", "ransom note", "file encryption activity", "mass file modification") != "" {

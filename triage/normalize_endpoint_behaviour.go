@@ -43,9 +43,6 @@ type EndpointBehaviour struct {
 	// DevTunnel is the command that opened a tunnel to a public relay
 	// service (see devTunnelRe), or "".
 	DevTunnel string `expr:"dev_tunnel" json:"dev_tunnel,omitempty"`
-	// RunsAsSystem is set when the process runs as the local system
-	// account.
-	RunsAsSystem bool `expr:"runs_as_system" json:"runs_as_system,omitempty"`
 	// PersistenceEvent is set when the alert forwards a Windows event that
 	// sets up persistence: a scheduled task or a service (see
 	// persistenceEventCodes).
@@ -99,7 +96,8 @@ type EndpointBehaviour struct {
 	PortRelay bool `expr:"port_relay" json:"port_relay,omitempty"`
 	// PackedScript is set when a script interpreter runs code it first
 	// decodes or decompresses from its own command line (see
-	// packedInlineScriptRe); it also makes the command encoded.
+	// packedInlineScriptRe; read with the command line in
+	// readEndpointFields); it also makes the command encoded.
 	PackedScript bool `expr:"packed_script" json:"packed_script,omitempty"`
 	// PrivacyDBWrite is set when a command writes into macOS's privacy
 	// consent database (TCC.db) directly, granting an app screen, camera,
@@ -296,7 +294,6 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.KernelThreadName = kernelThreadDisguise(f.Process, f.FilePath)
 	b.SSHKeyPlanted = sshKeyWriteRe.MatchString(tree)
 	b.PortRelay = portRelayRe.MatchString(strings.ToLower(commands))
-	b.PackedScript = packedInlineScriptRe.MatchString(strings.ToLower(f.CommandLine))
 	b.PrivacyDBWrite = privacyDBWriteRe.MatchString(tree)
 	if b.PrivacyDBWrite {
 		if m := privacyGranteeRe.FindStringSubmatch(tree); m != nil {
@@ -308,7 +305,6 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.SideLoad = sideloadedLibrary(d)
 	b.PersistenceEvent = persistenceEvent(d)
 	b.DevTunnel = devTunnel(strings.ToLower(commands))
-	b.RunsAsSystem = runsAsSystem(d)
 	b.SystemNameMisplaced = misplacedSystemName(f)
 	if b.SystemNameMisplaced == "" {
 		b.SystemNameMisplaced = misplacedAppleAgent(d)

@@ -12,13 +12,17 @@ var securityEngineRe = regexp.MustCompile(`windows defender\\platform\\[^\\]+\\m
 // engine's scan leaves.
 var dumpMarkers = []string{"minidump", "comsvcs", "procdump", "mimikatz", "sekurlsa", "nanodump", ".dmp", "rundll32", "createdump", "minidumpwritedump"}
 
-// engineReadsLsass returns the installed endpoint protection engine that
-// the alert shows opening LSASS, when nothing shows its memory written
-// out; "" otherwise. Sysmon's process-access event and EDR handle
-// analytics flag every such read, the engine's own included.
-func engineReadsLsass(text string) string {
-	if !lsassAccess(text) || firstSubstring(text, dumpMarkers) != "" {
-		return ""
+// lsassRead reports LSASS memory accessed or dumped (see lsassAccess) and,
+// when nothing shows the memory written out, the installed endpoint
+// protection engine the alert shows opening it; a read that is the
+// engine's is no credential dump. Sysmon's process-access event and EDR
+// handle analytics flag every such read, the engine's own included.
+func lsassRead(text string) (dumped bool, engine string) {
+	if !lsassAccess(text) {
+		return false, ""
 	}
-	return securityEngineRe.FindString(text)
+	if firstSubstring(text, dumpMarkers) == "" {
+		engine = securityEngineRe.FindString(text)
+	}
+	return engine == "", engine
 }

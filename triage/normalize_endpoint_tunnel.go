@@ -1,9 +1,6 @@
 package triage
 
-import (
-	"regexp"
-	"strings"
-)
+import "regexp"
 
 // devTunnelRe finds a command that opens a tunnel from this machine to a
 // relay service anyone can sign up for: VS Code's and Microsoft's dev
@@ -15,16 +12,4 @@ var devTunnelRe = regexp.MustCompile(`\bcode(-insiders)?(\.exe)?"?\s+tunnel\b|\b
 // devTunnel returns the tunnel command in commands, or "".
 func devTunnel(commands string) string {
 	return devTunnelRe.FindString(commands)
-}
-
-// runsAsSystem reports a process the payload shows running as the local
-// system account.
-func runsAsSystem(d *doc) bool {
-	for _, u := range d.strs("user", "username", "processuser", "accountname", "integritylevel", "subjectusername", "targetusername") {
-		switch strings.ToLower(strings.TrimSpace(u)) {
-		case `nt authority\system`, "system", "local system", "localsystem":
-			return true
-		}
-	}
-	return false
 }

@@ -418,7 +418,7 @@ type EndpointFields struct {
 	CredentialDump bool `expr:"credential_dump" json:"credential_dump,omitempty"`
 	// EngineReadsLsass is the installed endpoint protection engine the
 	// alert shows opening LSASS with nothing written out (see
-	// engineReadsLsass); CredentialDump is then not set.
+	// lsassRead); CredentialDump is then not set.
 	EngineReadsLsass string `expr:"engine_reads_lsass" json:"engine_reads_lsass,omitempty"`
 	UserWritable     bool   `expr:"user_writable" json:"user_writable,omitempty"`
 	Reputation       string `expr:"reputation" json:"reputation,omitempty"` // malicious, suspicious, clean, ""

@@ -130,7 +130,7 @@ func analyzePhishing(ind Indicators, d *doc, f EmailFields) Analysis {
 		}
 		ev.add(0.15, "subject or body uses pressure language (%s)", quoteList(phrases))
 	}
-	replyDiverted := repliesDiverted(m, d)
+	replyDiverted := repliesDiverted(m, replyToKnown(d))
 	if replyDiverted {
 		ev.add(0.15, "reply-to domain %s differs from sender domain %s, diverting replies", m.replyToDomain, m.senderDomain)
 	}
