@@ -378,6 +378,9 @@ func readAlert(d *doc) AlertFields {
 	a.DirectorySync = directorySyncReplication(a, d.text)
 	a.ChangeReference = changeReference(d)
 	a.MFAWeakened = mfaWeakened(d)
+	if a.VaultBypass = vaultBypass(d); a.VaultBypass != "" {
+		a.VaultRotationFailed = vaultRotationFailed(d)
+	}
 	a.FederationChange = federationChange(d)
 	a.FederationWithGrant = a.FederationChange != "" && privilegeGranted(d)
 	a.DirectoryAdminGroupAdd = directoryAdminGroupAdd(d)

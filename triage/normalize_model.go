@@ -64,6 +64,13 @@ type AlertFields struct {
 	// multi-factor authentication (accounts excluded from a conditional
 	// access policy, a factor set to bypass), or "" (see mfaWeakened).
 	MFAWeakened string `expr:"mfa_weakened" json:"mfa_weakened,omitempty"`
+	// VaultBypass gives the last checkout and password change of a
+	// vault-managed account used without a checkout since that change, or
+	// "" (see vaultBypass).
+	VaultBypass string `expr:"vault_bypass" json:"vault_bypass,omitempty"`
+	// VaultRotationFailed is set when the payload says the vault's last
+	// password rotation failed (see vaultRotationFailed).
+	VaultRotationFailed bool `expr:"vault_rotation_failed" json:"vault_rotation_failed,omitempty"`
 	// ChangeReference is the change-management record the payload names
 	// (CHG0041187, "change request 88120"), or "".
 	ChangeReference string `expr:"change_reference" json:"change_reference,omitempty"`
