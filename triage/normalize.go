@@ -244,10 +244,10 @@ func detectShape(raw map[string]any, d *doc) (shape, format string) {
 
 // processEventCodes are the Windows event IDs of a program started or a
 // script run, which a log search forwards by EventCode: process creation
-// (4688), a service installed (4697, 7045), a scheduled task created or
-// changed (4698, 4702), a PowerShell script block or module logged (4104,
-// 4103); Sysmon's process creation is event 1.
-var processEventCodes = map[string]bool{"4688": true, "4697": true, "7045": true, "4698": true, "4702": true, "4104": true, "4103": true}
+// (4688), a PowerShell script block or module logged (4104, 4103), or
+// persistence set up (persistenceEventIDs); Sysmon's process creation is
+// event 1.
+var processEventCodes = setOf(append([]string{"4688", "4104", "4103"}, persistenceEventIDs...)...)
 
 // signInEventCodes are the Windows and AD FS event IDs of a sign-in or a
 // credential check, which a log search forwards by EventCode: Windows

@@ -1,9 +1,6 @@
 package triage
 
-import (
-	"regexp"
-	"strings"
-)
+import "regexp"
 
 // Windows records a member added to a security group as event 4728 (a
 // global group), 4732 (a domain-local or local one) or 4756 (a universal
@@ -22,7 +19,7 @@ var (
 // directoryAdminGroupAdd names the directory-wide administrators group an
 // account was added to, or "" when the payload records no such addition.
 func directoryAdminGroupAdd(d *doc) string {
-	code := strings.TrimSpace(d.scalarStr("eventcode", "eventid"))
+	code := windowsEventCode(d)
 	if !groupMemberAddedCodes[code] && !groupMemberAddedRe.MatchString(d.text) {
 		return ""
 	}

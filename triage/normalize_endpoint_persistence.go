@@ -6,10 +6,19 @@ import (
 	"strings"
 )
 
-// persistenceEventCodes are the Windows event IDs of persistence being
-// set up, which a log search forwards by EventCode: a scheduled task
-// created or changed (4698, 4702) and a service installed (4697, 7045).
-var persistenceEventCodes = setOf("4698", "4702", "4697", "7045")
+// persistenceEventIDs are the Windows event IDs of persistence being set
+// up, which a log search forwards by EventCode: a scheduled task created
+// or changed (4698, 4702) and a service installed (4697, 7045).
+var (
+	persistenceEventIDs   = []string{"4698", "4702", "4697", "7045"}
+	persistenceEventCodes = setOf(persistenceEventIDs...)
+)
+
+// windowsEventCode is the Windows event ID a log search or event
+// forwarder names (Splunk's EventCode, the event's own EventID), or "".
+func windowsEventCode(d *doc) string {
+	return strings.TrimSpace(d.scalarStr("eventcode", "eventid"))
+}
 
 // windowsSystemProcesses are the names of processes Windows itself runs,
 // only ever from System32 (or SysWOW64, or the Windows folder for
@@ -26,7 +35,7 @@ var runKeyRe = regexp.MustCompile(`(?m)^(hk(cu|lm|ey_current_user|ey_local_machi
 // log search forwarding a Windows event that does so, or a registry
 // event on a Run key.
 func persistenceEvent(d *doc) bool {
-	return persistenceEventCodes[strings.TrimSpace(d.scalarStr("eventcode", "eventid"))] || runKeyRe.MatchString(d.text)
+	return persistenceEventCodes[windowsEventCode(d)] || runKeyRe.MatchString(d.text)
 }
 
 // misplacedSystemName returns the name of a Windows system process that

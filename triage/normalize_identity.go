@@ -283,7 +283,7 @@ func readOutcome(f *IdentityFields, cur *doc) {
 	}
 	// A log search names the Windows or AD FS event it matched: the event
 	// says how the sign-in ended.
-	switch code := strings.TrimSpace(cur.scalarStr("eventcode", "eventid")); {
+	switch code := windowsEventCode(cur); {
 	case signInSuccessEvents[code]:
 		f.Result = "success"
 		return

@@ -37,6 +37,8 @@ func dnsLookupService(d *doc) string {
 	return zone
 }
 
+// underLookupZone reports a DNS name that is one of lookupZones or lies
+// under one.
 func underLookupZone(name string) bool {
 	for _, z := range lookupZones {
 		if name == z || strings.HasSuffix(name, "."+z) {

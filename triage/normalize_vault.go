@@ -43,16 +43,26 @@ func vaultRotationFailed(d *doc) bool {
 	return false
 }
 
-// latestTimeUnder returns the latest time written in a string leaf under
-// any of names; a checkout recorded as an object ({"by", "time"}) gives
-// its time.
+// latestTimeUnder returns the latest time (see instant: text or Unix
+// seconds or milliseconds) stored under any of names, or in a member of
+// an object stored there: a checkout recorded as {"by", "time"} gives its
+// time.
 func latestTimeUnder(d *doc, names ...string) (time.Time, bool) {
 	var latest time.Time
 	found := false
-	for _, s := range d.strs(names...) {
-		if t, ok := parseTime(s); ok && (!found || t.After(latest)) {
+	note := func(v any) {
+		if t, ok := instant(v); ok && (!found || t.After(latest)) {
 			latest, found = t, true
 		}
+	}
+	for _, v := range d.values(names...) {
+		if m, ok := v.(map[string]any); ok {
+			for _, member := range m {
+				note(member)
+			}
+			continue
+		}
+		note(v)
 	}
 	return latest, found
 }

@@ -19,6 +19,8 @@ func TestVaultBypassComparesLastCheckoutWithLastPasswordChange(t *testing.T) {
 			"lastPasswordRetrieval": map[string]any{"by": "j.okoro", "time": "2025-01-06T14:10:22Z"},
 			"lastPasswordChange":    "2025-01-06T18:00:00Z",
 			"cpmRotationStatus":     "Last scheduled rotation failed: account locked out"}}, true, true},
+		{"times in Unix milliseconds", map[string]any{"additionalData": map[string]any{
+			"lastRetrieval": float64(1739437361000), "lastPasswordChange": float64(1739451775000)}}, true, false},
 		{"checked out after the change", map[string]any{
 			"lastCheckout": "2025-03-02T08:00:00Z", "passwordLastChanged": "2025-03-01T01:00:00Z"}, false, false},
 		{"a password change alone", map[string]any{"userPrincipalName": "a@contoso.example", "lastPasswordChange": "2025-03-01T01:00:00Z"}, false, false},
