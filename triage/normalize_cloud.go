@@ -12,7 +12,7 @@ import (
 // Center and audit logs): who acted, from where, with what credential,
 // and what the activity did.
 type CloudFields struct {
-	// Provider is aws, azure or gcp.
+	// Provider is aws, azure, gcp or github.
 	Provider string `expr:"provider" json:"provider,omitempty"`
 	// Principal is the acting identity (user, role, service account).
 	Principal string `expr:"principal" json:"principal,omitempty"`
@@ -35,6 +35,10 @@ type CloudFields struct {
 	// NewCountry is set when the caller's country is not among those of
 	// the principal's earlier activity the payload lists.
 	NewCountry bool `expr:"new_country" json:"new_country,omitempty"`
+	// NewAddress is set when the caller's address is not among those the
+	// payload lists for the principal's earlier activity, or the payload
+	// says the credential was first used from it.
+	NewAddress bool `expr:"new_address" json:"new_address,omitempty"`
 	// FirstUse is set when the payload counts no earlier use of this kind
 	// (no root sign-ins in a year, a principal inactive for months).
 	FirstUse bool `expr:"first_use" json:"first_use,omitempty"`
@@ -114,7 +118,7 @@ func cloudFormat(keys map[string]bool) string {
 // carries them is read as network traffic whatever the incident type.
 var flowKeys = []string{"dstip", "destip", "dst", "destinationip", "destinationaddress", "dstaddr", "idresph", "qname", "serverip", "dstport", "destport", "destinationport"}
 
-var cloudFormats = setOf("cloudtrail", "guardduty", "securityhub", "defender_cloud", "gcp_scc", "gcp_audit", "azure_activity")
+var cloudFormats = setOf("cloudtrail", "guardduty", "securityhub", "defender_cloud", "gcp_scc", "gcp_audit", "azure_activity", "github_audit")
 
 // readInfrastructure fills the cloud fields for cloud formats and the
 // network fields for alerts of no other family (family is the one the
@@ -127,6 +131,9 @@ func readInfrastructure(f *Fields, raw map[string]any, d *doc, family string) {
 			keys[e.key] = true
 		}
 		f.Format = cloudFormat(keys)
+		if f.Format == "" && githubAuditEvent(d) {
+			f.Format = "github_audit"
+		}
 	}
 	if cloudFormats[f.Format] {
 		f.Cloud = readCloudFields(f.Format, d)
@@ -165,6 +172,9 @@ func readCloudFields(format string, d *doc) CloudFields {
 	compact := d.compactText()
 	f := CloudFields{Provider: cloudProvider(format)}
 	f.Principal = d.str("principalemail", "useridentityarn", "useridentityusername", "accesskeydetailsusername", "caller", "invokingidentity")
+	if format == "github_audit" {
+		f.Principal = d.scalarStr("actor")
+	}
 	if f.Principal == "" {
 		f.Principal = d.str("username", "principalid")
 	}
@@ -201,6 +211,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.Hosting = firstSubstring(network, bulletproofHosts) != "" || hostingASN(signInASN(d))
 	f.CorporateEgress = affirmedPhrase(text, "corporate egress", "office nat", "office egress", "named location", "corporate network", "corporate proxy", "company vpn") != ""
 	f.NewCountry = newCloudCountry(d)
+	f.NewAddress = newCallerAddress(d, text)
 	f.FirstUse = firstUse(d)
 	f.RecoveryBefore = containsAnyTerm(compact, "passwordrecoverycompleted", "passwordrecoveryrequested", "passwordresetcompleted", "rootpasswordreset")
 
@@ -226,7 +237,8 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.ScriptedTool = firstSubstring(agent, []string{"rclone", "curl/", "wget", "python-requests", "go-http-client", "s3cmd", "cyberduck", "mc (minio"}) != ""
 
 	ops := normKey(lowerJoin(d.strs("operations", "operation", "operationname", "methodname", "api", "eventname", "highriskapi", "name")))
-	f.Persistence = strings.Contains(category, "persistence") || containsAnyTerm(ops, "roleassignmentswrite", "createaccesskey", "attachuserpolicy", "attachrolepolicy", "putrolepolicy", "putuserpolicy", "createloginprofile", "setiampolicy", "createserviceaccountkey", "secretsread", "addusertogroup", "createuser")
+	f.Persistence = strings.Contains(category, "persistence") || containsAnyTerm(ops, "roleassignmentswrite", "createaccesskey", "attachuserpolicy", "attachrolepolicy", "putrolepolicy", "putuserpolicy", "createloginprofile", "setiampolicy", "createserviceaccountkey", "secretsread", "addusertogroup", "createuser") ||
+		format == "github_audit" && containsAnyTerm(normKey(lowerJoin(d.scalarStrs("action"))), githubPersistenceActions...)
 	f.ConsumerGrantee = f.Persistence && consumerGrantee(d)
 	f.SecretsRead = containsAnyTerm(ops, "secretget", "secretlist", "secretsread", "getsecretvalue", "accesssecretversion", "listkeys", "batchgetsecretvalue", "getparametersbypath")
 	f.LoggingTampered = containsAnyTerm(ops, "stoplogging", "deletetrail", "updatetrail", "puteventselectors", "deleteflowlogs", "deletedetector", "disablesecurityhub", "deleteconfigurationrecorder", "stopconfigurationrecorder", "diagnosticsettingsdelete", "deletesink", "updatesink", "disableorganizationadminaccount")
@@ -263,6 +275,8 @@ func cloudProvider(format string) string {
 		return "azure"
 	case "gcp_scc", "gcp_audit":
 		return "gcp"
+	case "github_audit":
+		return "github"
 	}
 	return ""
 }

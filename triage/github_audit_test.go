@@ -1,0 +1,49 @@
+package triage
+
+import "testing"
+
+// A GitHub audit event is read as a cloud control-plane record: a key or
+// member added is persistence, and an address outside the actor's listed
+// history (a single address or a runner range) is new to the principal.
+func TestGitHubAuditEventReadsPersistenceAndNewAddress(t *testing.T) {
+	event := func(action, ip string, history []any) map[string]any {
+		return map[string]any{
+			"action": action, "actor": "release-bot", "actor_ip": ip, "org": "example-eng",
+			"_document_id": "pT7c3ZxQ1mR8kV2nW5yB4g", "user_agent": "curl/8.5.0",
+			"actor_history_90d": map[string]any{"distinct_ips": history},
+		}
+	}
+	runners := []any{"4.175.96.0/20 (hosted runners)"}
+	tests := []struct {
+		name                    string
+		raw                     map[string]any
+		persistence, newAddress bool
+	}{
+		{"key added from outside the runner range", event("public_key.create", "45.88.97.214", runners), true, true},
+		{"key added from a runner", event("public_key.create", "4.175.100.12", runners), true, false},
+		{"member added from the usual office", event("org.add_member", "203.0.113.40", []any{"203.0.113.40 (office)"}), true, false},
+		{"clone from a new address", event("git.clone", "45.88.97.214", runners), false, true},
+		{"no history listed", event("public_key.create", "45.88.97.214", nil), true, false},
+	}
+	for _, tt := range tests {
+		f := normalize(Incident{IncidentType: "unauthorized_access", RawData: tt.raw}, Indicators{})
+		if f.Format != "github_audit" || f.Cloud.Provider != "github" || f.Cloud.Principal != "release-bot" {
+			t.Fatalf("%s: format %q, provider %q, principal %q", tt.name, f.Format, f.Cloud.Provider, f.Cloud.Principal)
+		}
+		if f.Cloud.Persistence != tt.persistence || f.Cloud.NewAddress != tt.newAddress {
+			t.Errorf("%s: persistence %v, new address %v", tt.name, f.Cloud.Persistence, f.Cloud.NewAddress)
+		}
+	}
+	slack := map[string]any{"action": "user_login", "actor": map[string]any{"type": "user"}, "org": "example"}
+	if f := normalize(Incident{IncidentType: "alert", RawData: slack}, Indicators{}); f.Format == "github_audit" {
+		t.Errorf("an undotted action was read as GitHub's audit log")
+	}
+	stolen := CloudFields{Provider: "github", Principal: "release-bot", Persistence: true, NewAddress: true, ScriptedTool: true}
+	if got := firedRules(kindGeneric, Fields{Cloud: stolen}); !got["cloud.persistence_from_new_address"] || !got["cloud.scripted_client_from_new_address"] {
+		t.Errorf("a key added by curl from a new address fired %v", got)
+	}
+	stolen.Pipeline = true
+	if got := firedRules(kindGeneric, Fields{Cloud: stolen}); got["cloud.persistence_from_new_address"] || got["cloud.scripted_client_from_new_address"] {
+		t.Errorf("a pipeline identity fired %v", got)
+	}
+}
