@@ -78,15 +78,23 @@ func rescore(kind string, a Analysis, add func(*evidence) bool, settle func(from
 // Rule.Group): exercise hosts, simulations, sanctioned tests.
 const testingGroup = "security_testing"
 
-// guardCritical keeps a critical alert with any real malicious evidence out
-// of the benign class: wrongly closing one costs far more than reviewing it.
+// nearConclusive is the weight from which a single finding names the
+// attack itself (DCSync of the directory's secrets, a vault-managed
+// password used without a checkout): whatever the alert's severity, the
+// wording alone does not close it.
+const nearConclusive = 0.6
+
+// guardCritical keeps a critical alert with any real malicious evidence,
+// and any alert with a near-conclusive finding no rule resolved, out of
+// the benign class: wrongly closing one costs far more than reviewing it.
 // The one exception is a rule of testingGroup that explains every red flag
 // (see Rule.Explains): a host or account designated for a red-team
 // exercise, or a simulation sent through its own route, raises critical
 // alerts by design. Other explaining rules (a stale password after the
 // account's own change) still leave a critical alert open.
 func guardCritical(f Fields, ev *evidence, class string) string {
-	if class == ClassBenign && f.Severity >= 4 && ev.strongest() >= 0.2 && !ev.exercise {
+	redFlag := f.Severity >= 4 && ev.strongest() >= 0.2 || ev.strongest() >= nearConclusive && !ev.resolved
+	if class == ClassBenign && redFlag && !ev.exercise {
 		return ClassSuspicious
 	}
 	return class
