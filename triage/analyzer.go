@@ -128,6 +128,9 @@ type evidence struct {
 	// exercise's (its group is testingGroup): such hosts and simulations
 	// raise critical alerts by design, so it passes the critical guard.
 	exercise bool
+	// keptOpen is set when a rule that keeps the alert open fired (see
+	// Rule.KeepsOpen).
+	keptOpen bool
 	// unwantedOnly is set when the only detection is a potentially
 	// unwanted program and nothing it did was hostile: such an alert is at
 	// most suspicious until a finding of its own (see strongRuleWeight)

@@ -30,6 +30,7 @@ func applyRules(kind string, a Analysis, f Fields, hits []ruleHit) Analysis {
 			ev.resolved = ev.resolved || h.rule.Resolves
 			ev.explained = ev.explained || h.rule.Explains
 			ev.exercise = ev.exercise || h.rule.Explains && h.rule.Group == testingGroup
+			ev.keptOpen = ev.keptOpen || h.rule.KeepsOpen
 			ev.unwantedOnly = ev.unwantedOnly && h.rule.Weight < strongRuleWeight
 		}
 		ev.rules = true
@@ -85,15 +86,16 @@ const testingGroup = "security_testing"
 const nearConclusive = 0.6
 
 // guardCritical keeps a critical alert with any real malicious evidence,
-// and any alert with a near-conclusive finding no rule resolved, out of
-// the benign class: wrongly closing one costs far more than reviewing it.
+// and any alert with a near-conclusive finding or a rule that keeps it
+// open (see Rule.KeepsOpen) that no rule resolved, out of the benign
+// class: wrongly closing one costs far more than reviewing it.
 // The one exception is a rule of testingGroup that explains every red flag
 // (see Rule.Explains): a host or account designated for a red-team
 // exercise, or a simulation sent through its own route, raises critical
 // alerts by design. Other explaining rules (a stale password after the
 // account's own change) still leave a critical alert open.
 func guardCritical(f Fields, ev *evidence, class string) string {
-	redFlag := f.Severity >= 4 && ev.strongest() >= 0.2 || ev.strongest() >= nearConclusive && !ev.resolved
+	redFlag := f.Severity >= 4 && ev.strongest() >= 0.2 || (ev.strongest() >= nearConclusive || ev.keptOpen) && !ev.resolved
 	if class == ClassBenign && redFlag && !ev.exercise {
 		return ClassSuspicious
 	}

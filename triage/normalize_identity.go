@@ -296,6 +296,7 @@ func readOutcome(f *IdentityFields, cur *doc) {
 			f.Result = "success"
 		} else {
 			f.Result = "failure"
+			f.PasswordAccepted = passwordAccepted(cur, int(code))
 		}
 		return
 	}

@@ -194,3 +194,29 @@ func readRiskOutcome(f *IdentityFields, cur *doc) {
 		f.RiskDismissed = true
 	}
 }
+
+// passedFirstFactorCodes are Entra sign-in error codes returned only once
+// the password was right: a Conditional Access block (53003), a device
+// that is not compliant or not joined (53000, 53001), security defaults'
+// block (530032), MFA required or failed (50074, 50076, 500121), an
+// external MFA provider not satisfied (50158).
+var passedFirstFactorCodes = map[int]bool{53003: true, 53000: true, 53001: true, 530032: true, 50074: true, 50076: true, 500121: true, 50158: true}
+
+// passwordAccepted reports a failed Entra sign-in that got past the
+// password: by its error code, or by the authentication step that says
+// so ("Correct password", a password step that succeeded).
+func passwordAccepted(cur *doc, code int) bool {
+	if passedFirstFactorCodes[code] {
+		return true
+	}
+	for _, m := range cur.maps("authenticationdetails") {
+		step := newDoc(m)
+		if !strings.Contains(normKey(step.str("authenticationmethod")), "password") {
+			continue
+		}
+		if ok, found := step.boolean("succeeded"); found && ok || normKey(step.str("authenticationstepresultdetail")) == "correctpassword" {
+			return true
+		}
+	}
+	return false
+}

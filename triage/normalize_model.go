@@ -122,20 +122,23 @@ type IdentityFields struct {
 	// SMTP AUTH, ActiveSync basic, "other clients").
 	LegacyAuth bool `expr:"legacy_auth" json:"legacy_auth,omitempty"`
 	// MFA is passed, failed, denied, fraud, not_required or "".
-	MFA            string  `expr:"mfa" json:"mfa,omitempty"`
-	SingleFactor   bool    `expr:"single_factor" json:"single_factor,omitempty"`
-	PushCount      int     `expr:"push_count" json:"push_count,omitempty"`
-	PushDenied     int     `expr:"push_denied" json:"push_denied,omitempty"`
-	Result         string  `expr:"result" json:"result,omitempty"` // success, failure or ""
-	FailedAttempts int     `expr:"failed_attempts" json:"failed_attempts,omitempty"`
-	TargetedUsers  int     `expr:"targeted_users" json:"targeted_users,omitempty"`
-	RiskLevel      string  `expr:"risk_level" json:"risk_level,omitempty"` // none, low, medium, high
-	PrevCountry    string  `expr:"prev_country" json:"prev_country,omitempty"`
-	TravelKm       float64 `expr:"travel_km" json:"travel_km,omitempty"`
-	TravelKmh      float64 `expr:"travel_kmh" json:"travel_kmh,omitempty"`
-	NewCountry     bool    `expr:"new_country" json:"new_country,omitempty"`
-	UsualLocation  bool    `expr:"usual_location" json:"usual_location,omitempty"`
-	KnownNetwork   bool    `expr:"known_network" json:"known_network,omitempty"` // corporate or previously seen IP
+	MFA          string `expr:"mfa" json:"mfa,omitempty"`
+	SingleFactor bool   `expr:"single_factor" json:"single_factor,omitempty"`
+	PushCount    int    `expr:"push_count" json:"push_count,omitempty"`
+	PushDenied   int    `expr:"push_denied" json:"push_denied,omitempty"`
+	Result       string `expr:"result" json:"result,omitempty"` // success, failure or ""
+	// PasswordAccepted is set when a failed sign-in got past the password
+	// and stopped at MFA or an access policy (see passwordAccepted).
+	PasswordAccepted bool    `expr:"password_accepted" json:"password_accepted,omitempty"`
+	FailedAttempts   int     `expr:"failed_attempts" json:"failed_attempts,omitempty"`
+	TargetedUsers    int     `expr:"targeted_users" json:"targeted_users,omitempty"`
+	RiskLevel        string  `expr:"risk_level" json:"risk_level,omitempty"` // none, low, medium, high
+	PrevCountry      string  `expr:"prev_country" json:"prev_country,omitempty"`
+	TravelKm         float64 `expr:"travel_km" json:"travel_km,omitempty"`
+	TravelKmh        float64 `expr:"travel_kmh" json:"travel_kmh,omitempty"`
+	NewCountry       bool    `expr:"new_country" json:"new_country,omitempty"`
+	UsualLocation    bool    `expr:"usual_location" json:"usual_location,omitempty"`
+	KnownNetwork     bool    `expr:"known_network" json:"known_network,omitempty"` // corporate or previously seen IP
 	// CorporateEgress is set when the sign-in came through the
 	// organisation's own gateway or a named location (KnownNetwork too).
 	CorporateEgress bool `expr:"corporate_egress" json:"corporate_egress,omitempty"`

@@ -44,6 +44,11 @@ type Rule struct {
 	// keeps a critical alert open unless the rule is an authorised
 	// exercise's (see guardCritical).
 	Explains bool `yaml:"explains"`
+	// KeepsOpen marks a malicious rule whose finding an analyst never
+	// closes without asking (a password accepted from Tor): the alert is
+	// not called benign, by the rules' score or the word model, unless a
+	// resolving rule judged the red flags (see guardCritical).
+	KeepsOpen bool `yaml:"keeps_open"`
 	// Group names the underlying fact the rule reads when other rules (or
 	// the analyzer's own signals) read it too: of the fired members of a
 	// group only the strongest counts on each side, so one encoded command
@@ -175,6 +180,9 @@ func (r *Rule) compile() error {
 	}
 	if r.Explains && !r.Resolves {
 		return errors.New("a rule that explains the red flags must also resolve")
+	}
+	if r.KeepsOpen && r.Weight < 0 {
+		return errors.New("only a malicious (positive) rule can keep an alert open")
 	}
 	for _, k := range r.Kinds {
 		if !validKinds[k] {

@@ -23,16 +23,17 @@ func TestBuiltinRulesLoad(t *testing.T) {
 
 func TestLoadRulesRejectsInvalid(t *testing.T) {
 	tests := map[string]string{
-		"syntax":         "rules:\n  - id: x.bad\n    when: identity.nope\n    weight: 0.1\n    explanation: e\n",
-		"not bool":       "rules:\n  - id: x.bad\n    when: identity.user\n    weight: 0.1\n    explanation: e\n",
-		"zero weight":    "rules:\n  - id: x.bad\n    when: true\n    weight: 0\n    explanation: e\n",
-		"no why":         "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n",
-		"bad attack":     "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n    attack: [T12]\n",
-		"bad kind":       "rules:\n  - id: x.bad\n    kinds: [dlp]\n    when: true\n    weight: 0.1\n    explanation: e\n",
-		"unknown key":    "rules:\n  - id: x.bad\n    when: true\n    wieght: 0.1\n    explanation: e\n",
-		"bad group":      "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n    group: Rented-Network\n",
-		"explains alone": "rules:\n  - id: x.bad\n    when: true\n    weight: -0.5\n    explains: true\n    explanation: e\n",
-		"duplicate id":   "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n",
+		"syntax":            "rules:\n  - id: x.bad\n    when: identity.nope\n    weight: 0.1\n    explanation: e\n",
+		"not bool":          "rules:\n  - id: x.bad\n    when: identity.user\n    weight: 0.1\n    explanation: e\n",
+		"zero weight":       "rules:\n  - id: x.bad\n    when: true\n    weight: 0\n    explanation: e\n",
+		"no why":            "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n",
+		"bad attack":        "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n    attack: [T12]\n",
+		"bad kind":          "rules:\n  - id: x.bad\n    kinds: [dlp]\n    when: true\n    weight: 0.1\n    explanation: e\n",
+		"unknown key":       "rules:\n  - id: x.bad\n    when: true\n    wieght: 0.1\n    explanation: e\n",
+		"bad group":         "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n    group: Rented-Network\n",
+		"explains alone":    "rules:\n  - id: x.bad\n    when: true\n    weight: -0.5\n    explains: true\n    explanation: e\n",
+		"benign keeps open": "rules:\n  - id: x.bad\n    when: true\n    weight: -0.5\n    keeps_open: true\n    explanation: e\n",
+		"duplicate id":      "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n",
 	}
 	for name, src := range tests {
 		t.Run(name, func(t *testing.T) {
