@@ -20,3 +20,33 @@ func TestChangeReference(t *testing.T) {
 		}
 	}
 }
+
+// A change-record field or object names a record even without a ticket
+// number (a pull request), unless it says there is none; an MFA change
+// made under one is not called weakening with no record behind it.
+func TestChangeRecordField(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  map[string]any
+		want string
+	}{
+		{"pull request in a change record", map[string]any{"changeRecord": map[string]any{"pullRequest": "it/entra-ca-policies#214 Exclude kiosks"}}, "it/entra-ca-policies#214 Exclude kiosks"},
+		{"ticket text", map[string]any{"change_request": "RITM ticket approved by CAB"}, "RITM ticket approved by CAB"},
+		{"none found", map[string]any{"change_record": "none found"}, ""},
+		{"not approved", map[string]any{"changeRequest": map[string]any{"status": "not approved"}}, ""},
+		{"a pull request outside a change record", map[string]any{"pull_request": map[string]any{"title": "bump deps"}}, ""},
+	}
+	for _, tt := range tests {
+		if got := changeReference(newDoc(tt.raw)); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	weakened := AlertFields{MFAWeakened: "accounts were excluded from a conditional access policy"}
+	if got := firedRules(kindGeneric, Fields{Alert: weakened}); !got["alert.mfa_weakened"] {
+		t.Errorf("MFA weakened with no record fired %v", got)
+	}
+	weakened.ChangeReference = "it/entra-ca-policies#214 Exclude kiosks"
+	if got := firedRules(kindGeneric, Fields{Alert: weakened}); got["alert.mfa_weakened"] {
+		t.Errorf("MFA weakened under a pull request fired %v", got)
+	}
+}

@@ -292,8 +292,35 @@ var changeReferenceRe = regexp.MustCompile(`(?i)\b(chg-?\d{3,}|cr-\d{4,})\b|\bch
 func changeReference(d *doc) string {
 	// The substring gate keeps the regexp off the many payloads that
 	// cannot match.
-	if !containsAnyTerm(d.text, "chg", "cr-", "change ticket", "change request", "change record") {
-		return ""
+	if containsAnyTerm(d.text, "chg", "cr-", "change ticket", "change request", "change record") {
+		if ref := changeReferenceRe.FindString(d.text); ref != "" {
+			return ref
+		}
 	}
-	return changeReferenceRe.FindString(d.text)
+	return changeRecordField(d)
+}
+
+// changeRecordKeys name the objects and fields enrichment files a change
+// record under.
+var changeRecordKeys = []string{"changerecord", "changeticket", "changerequest", "changemanagement"}
+
+// changeRecordField returns what a change-record field or object holds
+// when it names one (a pull request, a ticket), or "": a record whose
+// identifier has no ticket number ("pullRequest": "org/repo#214 ...")
+// is still one. Fields that say there is none do not count.
+func changeRecordField(d *doc) string {
+	for _, e := range d.entries {
+		s, ok := e.val.(string)
+		if !ok || !containsAnyTerm(e.scope, changeRecordKeys...) {
+			continue
+		}
+		s = strings.TrimSpace(s)
+		switch v := strings.ToLower(s); {
+		case v == "", v == "none", v == "no", v == "n/a", v == "null", strings.HasPrefix(v, "none "), strings.HasPrefix(v, "not found"), strings.HasPrefix(v, "missing"), strings.HasPrefix(v, "no "),
+			strings.HasPrefix(v, "not "), strings.HasPrefix(v, "rejected"), strings.HasPrefix(v, "unapproved"):
+			continue
+		}
+		return truncate(s, 80)
+	}
+	return ""
 }
