@@ -170,6 +170,7 @@ var formatProbes = []formatProbe{
 	{"google_login", "identity", []string{"applicationname", "events", "actor"}},
 	{"onelogin", "identity", []string{"eventtypeid", "ipaddr"}},
 	{"pingone_protect", "identity", []string{"riskpolicyset"}},
+	{"fortigate_vpn", "identity", []string{"remip", "tunneltype"}},
 	{"duo", "identity", []string{"accessdevice", "factor"}},
 	{"duo", "identity", []string{"surfacedauth"}},
 	{"crowdstrike", "endpoint", []string{"behaviors", "device"}},

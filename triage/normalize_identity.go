@@ -229,7 +229,7 @@ func readWindowsLogon(f *IdentityFields, cur *doc) {
 // not one: a SIEM's count named for the source ("distinct users failed
 // same src 60m") can be indexed under the same short name.
 func sourceAddress(cur *doc) string {
-	for _, s := range cur.strs("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip", "accessingip", "accessip", "failedlogonsrcips", "srcips", "sourceips") {
+	for _, s := range cur.strs("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip", "remip", "accessingip", "accessip", "failedlogonsrcips", "srcips", "sourceips") {
 		if s = strings.TrimSpace(s); s != "" && strings.Trim(s, "0123456789") != "" {
 			return s
 		}
@@ -289,6 +289,9 @@ func readOutcome(f *IdentityFields, cur *doc) {
 		return
 	case signInFailureEvents[code]:
 		f.Result = "failure"
+		return
+	}
+	if vpnOutcome(f, cur) {
 		return
 	}
 	if code, ok := cur.number("errorcode"); ok {

@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"net/netip"
 	"reflect"
 	"sort"
 	"strings"
@@ -224,7 +225,7 @@ func summarizeChain(events []chainEvent, focus int) chainSummary {
 			if sameUser(e.User, fe.User) {
 				s.failures++
 			}
-			if fe.SourceIP == "" || e.SourceIP == fe.SourceIP {
+			if fe.SourceIP == "" || sameNetwork(e.SourceIP, fe.SourceIP) {
 				failedUsers[strings.ToLower(e.User)] = true
 			}
 		}
@@ -251,6 +252,12 @@ func secondFactorRefused(ev chainEvent) bool {
 		return true
 	}
 	why := normKey(lowerJoin(ev.doc.strs("reason", "result", "factor", "failurereason", "authenticationstepresultdetail", "factorresult", "status", "method", "details")))
+	if ev.doc.has("tunneltype") {
+		// A VPN gateway denies the login itself
+		// ("sslvpn_login_permission_denied"); only its token step is a
+		// second factor.
+		return containsAnyTerm(why, "token", "2fa", "mfa", "twofactor")
+	}
 	return containsAnyTerm(why, "declined", "rejected", "denied", "noresponse", "push", "strongauthentication", "mfa", "factor")
 }
 
@@ -302,6 +309,26 @@ func factorEnrolment(event string) bool {
 // sameAddress is sameUser for addresses: unstated matches anything.
 func sameAddress(a, b string) bool {
 	return a == "" || b == "" || a == b
+}
+
+// sameNetwork reports two addresses of one source: equal, or in the same
+// IPv4 /24 or IPv6 /64, the block a spraying tool rotates its addresses
+// through.
+func sameNetwork(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, errX := netip.ParseAddr(a)
+	y, errY := netip.ParseAddr(b)
+	if errX != nil || errY != nil || x.Is4() != y.Is4() {
+		return false
+	}
+	bits := 64
+	if x.Is4() {
+		bits = 24
+	}
+	px, _ := x.Prefix(bits)
+	return px.Contains(y)
 }
 
 func sameUser(a, b string) bool {
@@ -385,7 +412,9 @@ func signInEvents(v []any) []map[string]any {
 		}
 		m = providerEvent(m)
 		d := newDoc(m)
-		if !d.has(userKeys...) || !d.has("errorcode", "outcome", "result", "events", "status", "success") {
+		// A VPN gateway's event carries its outcome in the action its
+		// tunnel type qualifies (see vpnOutcome).
+		if !d.has(userKeys...) || !d.has("errorcode", "outcome", "result", "events", "status", "success", "tunneltype") {
 			continue
 		}
 		if len(out) < maxChainEvents {
