@@ -110,6 +110,8 @@ func cloudFormat(keys map[string]bool) string {
 		return "azure_activity"
 	case keys["productarn"] && keys["awsaccountid"]:
 		return "securityhub"
+	case keys["issue"] && keys["control"] && keys["resource"] && keys["cloudplatform"]:
+		return "wiz_issue"
 	}
 	return ""
 }
@@ -118,7 +120,7 @@ func cloudFormat(keys map[string]bool) string {
 // carries them is read as network traffic whatever the incident type.
 var flowKeys = []string{"dstip", "destip", "dst", "destinationip", "destinationaddress", "dstaddr", "idresph", "qname", "serverip", "dstport", "destport", "destinationport"}
 
-var cloudFormats = setOf("cloudtrail", "guardduty", "securityhub", "defender_cloud", "gcp_scc", "gcp_audit", "azure_activity", "github_audit")
+var cloudFormats = setOf("cloudtrail", "guardduty", "securityhub", "defender_cloud", "gcp_scc", "gcp_audit", "azure_activity", "github_audit", "wiz_issue")
 
 // readInfrastructure fills the cloud fields for cloud formats and the
 // network fields for alerts of no other family (family is the one the
@@ -154,7 +156,8 @@ var pipelineIdentities = []string{"cloudbuild.gserviceaccount.com", "githubactio
 
 // bulletproofHosts name hosting providers known for renting to abuse,
 // besides the rentable-server providers identity sign-ins already know.
-var bulletproofHosts = []string{"media land", "stark industries", "aeza", "proton66", "bulletproof", "pq hosting", "ipvolume", "ip volume", "vps hosting", "hosting provider"}
+// An enrichment's own label ("AS49505 Selectel (hosting)") counts too.
+var bulletproofHosts = []string{"media land", "stark industries", "aeza", "proton66", "bulletproof", "pq hosting", "ipvolume", "ip volume", "vps hosting", "hosting provider", "(hosting"}
 
 var (
 	noChangeRecordRe = regexp.MustCompile(`(change (record|ticket|request)s?"?:? ?"?(none|not found|missing)|no (change|ticket|approved change|change record|change ticket)|without (a )?(change|ticket)|notickete?t?orexception)`)
@@ -170,10 +173,16 @@ var (
 func readCloudFields(format string, d *doc) CloudFields {
 	text := d.text
 	compact := d.compactText()
-	f := CloudFields{Provider: cloudProvider(format)}
+	f := CloudFields{Provider: cloudProvider(format, d)}
 	f.Principal = d.str("principalemail", "useridentityarn", "useridentityusername", "accesskeydetailsusername", "caller", "invokingidentity")
-	if format == "github_audit" {
+	switch format {
+	case "github_audit":
 		f.Principal = d.scalarStr("actor")
+	case "wiz_issue":
+		// A Wiz issue is about the identity or workload it names.
+		if r := d.maps("resource"); len(r) > 0 {
+			f.Principal = newDoc(r[0]).firstOf("name", "id")
+		}
 	}
 	if f.Principal == "" {
 		f.Principal = d.str("username", "principalid")
@@ -267,8 +276,15 @@ func consumerGrantee(d *doc) bool {
 	return false
 }
 
-func cloudProvider(format string) string {
+func cloudProvider(format string, d *doc) string {
 	switch format {
+	case "wiz_issue":
+		// A Wiz issue names the platform of the resource it is about.
+		switch p := strings.ToLower(d.scalarStr("cloudplatform")); p {
+		case "aws", "azure", "gcp":
+			return p
+		}
+		return "cloud"
 	case "cloudtrail", "guardduty", "securityhub":
 		return "aws"
 	case "defender_cloud", "azure_activity":
