@@ -34,11 +34,15 @@ var (
 // signInDocs indexes a sign-in for reading: cur is the sign-in itself, with
 // baseline lists (previous sign-in, usual locations) indexed but not
 // descended into, so a country in the user's history is never mistaken
-// for the current one; prev is the previous sign-in the payload states, or
-// nil.
+// for the current one, and enrichment keyed by address kept to the
+// sign-in's own; prev is the previous sign-in the payload states, or nil.
 func signInDocs(raw map[string]any) (cur, prev *doc) {
 	raw = providerEvent(raw)
-	cur = newDoc(raw, append(append([]string{}, previousLoginKeys...), usualGeoKeys...)...)
+	skip := append(append([]string{}, previousLoginKeys...), usualGeoKeys...)
+	cur = newDoc(raw, skip...)
+	if ip := sourceAddress(cur); ip != "" && keysAddressNotes(raw, 0) {
+		cur = newDoc(withoutOtherAddressNotes(raw, ip, 0), skip...)
+	}
 	if pm := cur.maps(previousLoginKeys...); len(pm) > 0 {
 		prev = newDoc(pm[0])
 	}

@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"net/netip"
 	"strconv"
 	"strings"
 )
@@ -71,4 +72,52 @@ func addressNote(cur *doc, ip string) string {
 		}
 	}
 	return ""
+}
+
+// maxNoteDepth bounds how deep address-keyed enrichment is looked for.
+const maxNoteDepth = 3
+
+// keysAddressNotes reports whether m, or a map within maxNoteDepth of it,
+// keys its entries by address: enrichment that describes each address
+// the alert names ({"203.0.113.10": {...}, "192.0.2.214": {...}}).
+func keysAddressNotes(m map[string]any, depth int) bool {
+	for k, v := range m {
+		sub, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		if _, err := netip.ParseAddr(k); err == nil {
+			return true
+		}
+		if depth < maxNoteDepth && keysAddressNotes(sub, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutOtherAddressNotes copies m without the address-keyed notes about
+// addresses other than ip, so that a sign-in is not read with the network
+// of the address its session came from before (the office egress a
+// hijacked session started on).
+func withoutOtherAddressNotes(m map[string]any, ip string, depth int) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		sub, ok := v.(map[string]any)
+		if !ok {
+			out[k] = v
+			continue
+		}
+		if _, err := netip.ParseAddr(k); err == nil {
+			if k == ip {
+				out[k] = v
+			}
+			continue
+		}
+		if depth < maxNoteDepth {
+			sub = withoutOtherAddressNotes(sub, ip, depth+1)
+		}
+		out[k] = sub
+	}
+	return out
 }
