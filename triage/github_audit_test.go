@@ -42,8 +42,28 @@ func TestGitHubAuditEventReadsPersistenceAndNewAddress(t *testing.T) {
 	if got := firedRules(kindGeneric, Fields{Cloud: stolen}); !got["cloud.persistence_from_new_address"] || !got["cloud.scripted_client_from_new_address"] {
 		t.Errorf("a key added by curl from a new address fired %v", got)
 	}
+	// A pipeline's own scripts are no sign, but lasting access granted
+	// from outside its runners still is.
 	stolen.Pipeline = true
-	if got := firedRules(kindGeneric, Fields{Cloud: stolen}); got["cloud.persistence_from_new_address"] || got["cloud.scripted_client_from_new_address"] {
+	if got := firedRules(kindGeneric, Fields{Cloud: stolen}); !got["cloud.persistence_from_new_address"] || got["cloud.scripted_client_from_new_address"] {
 		t.Errorf("a pipeline identity fired %v", got)
+	}
+	stolen.ApprovedChange = true
+	if got := firedRules(kindGeneric, Fields{Cloud: stolen}); got["cloud.persistence_from_new_address"] {
+		t.Errorf("a change under an approved pull request fired %v", got)
+	}
+}
+
+// A pipeline identity's key used from an address outside its history is
+// the key outside its pipeline, unless the payload ties the run to an
+// approved change.
+func TestPipelineCredentialFromNewAddress(t *testing.T) {
+	ci := CloudFields{Provider: "aws", Principal: "gitlab-deployer", Pipeline: true, NewAddress: true}
+	if got := firedRules(kindGeneric, Fields{Cloud: ci}); !got["cloud.pipeline_credential_from_new_address"] {
+		t.Errorf("a CI key from a new address fired %v", got)
+	}
+	ci.ApprovedChange = true
+	if got := firedRules(kindGeneric, Fields{Cloud: ci}); got["cloud.pipeline_credential_from_new_address"] {
+		t.Errorf("a CI run under an approved change fired %v", got)
 	}
 }
