@@ -382,6 +382,7 @@ func readAlert(d *doc) AlertFields {
 	if a.VaultBypass = vaultBypass(d); a.VaultBypass != "" {
 		a.VaultRotationFailed = vaultRotationFailed(d)
 	}
+	a.Decoy = affirmedPhrase(foregroundText(d, a.Text), decoyPhrases...)
 	a.FederationChange = federationChange(d)
 	a.FederationWithGrant = a.FederationChange != "" && privilegeGranted(d)
 	a.DirectoryAdminGroupAdd = directoryAdminGroupAdd(d)

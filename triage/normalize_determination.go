@@ -324,3 +324,8 @@ func changeRecordField(d *doc) string {
 	}
 	return ""
 }
+
+// decoyPhrases name deception bait in an alert: the accounts and tokens
+// deception programmes plant (Defender for Identity honeytokens,
+// InsightIDR honey users, canary tokens) exist only to be found.
+var decoyPhrases = []string{"honey user", "honeyuser", "honeytoken", "honey token", "honey account", "honeypot account", "decoy account", "decoy user", "decoy credential", "canarytoken", "canary token", "canary account", "deception account"}
