@@ -106,7 +106,9 @@ func cloudFormat(keys map[string]bool) string {
 		return "gcp_scc"
 	case keys["protopayload"] && keys["methodname"], keys["methodname"] && keys["servicename"] && keys["authenticationinfo"]:
 		return "gcp_audit"
-	case keys["operationname"] && keys["caller"] && (keys["resourceid"] || keys["subscriptionid"]):
+	case keys["operationname"] && (keys["caller"] || keys["calleripaddress"]) && (keys["resourceid"] || keys["subscriptionid"]):
+		// The Activity Log's event schema names the caller; its resource
+		// log schema (diagnostic settings) gives the address and claims.
 		return "azure_activity"
 	case keys["productarn"] && keys["awsaccountid"]:
 		return "securityhub"
@@ -187,6 +189,9 @@ func readCloudFields(format string, d *doc) CloudFields {
 	if f.Principal == "" {
 		f.Principal = d.str("username", "principalid")
 	}
+	if f.Principal == "" && format == "azure_activity" {
+		f.Principal = claimedUPN(d)
+	}
 	idType := strings.ToLower(d.scalarStr("useridentitytype", "usertype", "type"))
 	f.Root = idType == "root" || strings.HasSuffix(strings.ToLower(d.str("useridentityarn", "arn")), ":root") || strings.EqualFold(d.str("usertype"), "root")
 	for _, n := range d.scalarStrs("eventname") {
@@ -215,7 +220,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.Federated = d.has("samlproviderarn", "webidfederationdata") || strings.Contains(compact, "userauthenticationsso") ||
 		f.ConsoleLogin && (idType == "assumedrole" || idType == "federateduser" || idType == "samluser" || idType == "webidentityuser")
 
-	network := lowerJoin(d.strs("asn", "asnorg", "isp", "org", "organization", "autonomoussystem", "sourceipasn", "clientasn", "clientipowner", "threattype", "sourceiplabel", "location", "name"))
+	network := lowerJoin(d.strs("asn", "asnorg", "asorg", "isp", "org", "organization", "autonomoussystem", "sourceipasn", "clientasn", "clientipowner", "threattype", "sourceiplabel", "location", "name"))
 	f.Tor = strings.Contains(text, "tor exit") || strings.Contains(compact, "torexit") || strings.Contains(compact, "toripcaller") || containsTerm(lowerJoin(d.strs("threattype")), "tor")
 	f.Hosting = firstSubstring(network, bulletproofHosts) != "" || hostingASN(signInASN(d))
 	f.CorporateEgress = affirmedPhrase(text, "corporate egress", "office nat", "office egress", "named location", "corporate network", "corporate proxy", "company vpn") != ""
@@ -233,7 +238,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.ReadOnly = readOnlySession(d, text)
 
 	category := lowerJoin(d.scalarStrs("category", "intent", "alerttype", "type", "types", "findingtype", "primarytactic", "technique"))
-	f.Exfiltration = strings.Contains(category, "exfiltration")
+	f.Exfiltration = strings.Contains(category, "exfiltration") || containsAnyTerm(normKey(lowerJoin(d.strs("operationname", "eventname", "methodname"))), snapshotExportOps...)
 	f.BulkData = bulkData(d, text)
 	f.ExternalDestination = affirmedPhrase(text, "outside organization", "outside the organization", "outside organisation", "outside the organisation", "external project", "external account", "not in organization", "foreign account", "unknown account") != "" ||
 		strings.Contains(compact, "notinorganization")
@@ -390,8 +395,27 @@ func bulkData(d *doc, text string) bool {
 	return objectCountRe.MatchString(text)
 }
 
+// snapshotExportOps are calls, as normKey folds them, that take a disk or
+// database out of the account: a download URL for a managed disk or
+// snapshot (Azure's beginGetAccess), a snapshot shared with other
+// accounts (EC2 and RDS snapshot attributes).
+var snapshotExportOps = []string{"snapshotsbegingetaccess", "disksbegingetaccess", "modifysnapshotattribute", "modifydbsnapshotattribute", "modifydbclustersnapshotattribute"}
+
+// claimedUPN returns the user principal name among a token's claims, as
+// Azure's resource logs give them (keys such as
+// "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/upn").
+func claimedUPN(d *doc) string {
+	for _, e := range d.entries {
+		if s, ok := e.val.(string); ok && strings.HasSuffix(e.key, "claimsupn") {
+			return s
+		}
+	}
+	return ""
+}
+
 // noChangeRecord reads a change-record or ticket field that says there is
-// none ("Change record": "none found", "no_ticket_or_exception": true).
+// none ("Change record": "none found", "no_ticket_or_exception": true, a
+// count of open change requests that is zero).
 func noChangeRecord(d *doc) bool {
 	for _, e := range d.entries {
 		if !containsAnyTerm(e.key, "changerecord", "changeticket", "changerequest", "ticket") {
@@ -405,6 +429,10 @@ func noChangeRecord(d *doc) bool {
 			}
 		case bool:
 			if v && strings.HasPrefix(e.key, "no") {
+				return true
+			}
+		case float64:
+			if v == 0 {
 				return true
 			}
 		}
