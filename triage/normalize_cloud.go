@@ -106,7 +106,7 @@ func cloudFormat(keys map[string]bool) string {
 		return "gcp_scc"
 	case keys["protopayload"] && keys["methodname"], keys["methodname"] && keys["servicename"] && keys["authenticationinfo"]:
 		return "gcp_audit"
-	case keys["operationname"] && (keys["caller"] || keys["calleripaddress"]) && (keys["resourceid"] || keys["subscriptionid"]):
+	case (keys["operationname"] || keys["operationnamevalue"]) && (keys["caller"] || keys["calleripaddress"]) && (keys["resourceid"] || keys["subscriptionid"]):
 		// The Activity Log's event schema names the caller; its resource
 		// log schema (diagnostic settings) gives the address and claims.
 		return "azure_activity"
@@ -250,7 +250,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.LeakedCredential = affirmedPhrase(text, "leaked", "exposed in a public", "public github", "public gist", "secret scanning", "public repository", "former contractor", "former employee", "departed employee") != ""
 	f.ScriptedTool = firstSubstring(agent, []string{"rclone", "curl/", "wget", "python-requests", "go-http-client", "s3cmd", "cyberduck", "mc (minio"}) != ""
 
-	ops := normKey(lowerJoin(d.strs("operations", "operation", "operationname", "methodname", "api", "eventname", "highriskapi", "name")))
+	ops := normKey(lowerJoin(d.strs("operations", "operation", "operationname", "operationnamevalue", "methodname", "api", "eventname", "highriskapi", "name")))
 	f.Persistence = strings.Contains(category, "persistence") || containsAnyTerm(ops, "roleassignmentswrite", "createaccesskey", "attachuserpolicy", "attachrolepolicy", "putrolepolicy", "putuserpolicy", "createloginprofile", "setiampolicy", "createserviceaccountkey", "secretsread", "addusertogroup", "createuser") ||
 		format == "github_audit" && containsAnyTerm(normKey(lowerJoin(d.scalarStrs("action"))), githubPersistenceActions...)
 	f.ConsumerGrantee = f.Persistence && consumerGrantee(d)
@@ -264,7 +264,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 
 // granteeKeys name where cloud audit records put the account a role or
 // membership was given to.
-var granteeKeys = []string{"member", "members", "grantee", "granteeemail", "assignee", "addedmember", "newmember", "principalemailadded"}
+var granteeKeys = []string{"member", "members", "grantee", "granteeemail", "assignee", "addedmember", "newmember", "principalemailadded", "principalupn", "targetupn"}
 
 // consumerGrantee reports a grantee that is a consumer mailbox: GCP names
 // members "user:name@domain", others give the address alone.
@@ -274,11 +274,28 @@ func consumerGrantee(d *doc) bool {
 		if _, rest, ok := strings.Cut(m, ":"); ok {
 			m = rest
 		}
+		m = guestHomeAddress(m)
 		if _, domain, ok := cleanEmail(m); ok && freeMailDomains[registrableDomain(domain)] {
 			return true
 		}
 	}
 	return false
+}
+
+// guestHomeAddress turns an Entra guest's user principal name
+// (name_outlook.com#EXT#@tenant.onmicrosoft.com) back into the address
+// the guest was invited with (name@outlook.com); other names are returned
+// unchanged.
+func guestHomeAddress(upn string) string {
+	local, _, ok := strings.Cut(upn, "#ext#@")
+	if !ok {
+		return upn
+	}
+	i := strings.LastIndexByte(local, '_')
+	if i <= 0 {
+		return upn
+	}
+	return local[:i] + "@" + local[i+1:]
 }
 
 func cloudProvider(format string, d *doc) string {
@@ -311,8 +328,14 @@ func newCloudCountry(d *doc) bool {
 		historical := containsAnyTerm(e.key, "last", "history", "previous", "prior", "usual", "baseline")
 		switch v := e.val.(type) {
 		case string:
-			if current == "" && !historical && (e.key == "country" || e.key == "regioncode" || e.key == "countrycode" || e.key == "sourceipcountry" || e.key == "countryname") {
+			if current == "" && !historical && (e.key == "country" || e.key == "regioncode" || e.key == "countrycode" || e.key == "sourceipcountry" || e.key == "calleripcountry" || e.key == "countryname") {
 				current = strings.ToLower(strings.TrimSpace(v))
+			}
+			if historical && containsAnyTerm(e.key, "countr") {
+				// A SIEM's baseline as text: "PT" or "PT, ES".
+				for _, c := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' || r == ' ' }) {
+					history[strings.ToLower(c)] = true
+				}
 			}
 		case []any, map[string]any:
 			if historical {
