@@ -52,6 +52,13 @@ var syncToolRe = regexp.MustCompile(`(?i)\b(rclone|megacmd|mega-put|megasync|res
 // regsvr32, msiexec or the file itself.
 var downloadThenRunRe = regexp.MustCompile(`(?i)(curl(\.exe)?\s[^\n]*(-o|--output)\s|certutil(\.exe)?\s[^\n]*-urlcache|bitsadmin(\.exe)?\s[^\n]*/transfer|invoke-webrequest[^\n]*-outfile|wget(\.exe)?\s[^\n]*-o\s)[^\n]*(&&|&|;|\|\|)\s*[^\n]*(rundll32|regsvr32|msiexec|mshta|start\s)`)
 
+// remoteOutputToShellRe finds a network client's reply piped straight into
+// a Windows shell ("finger user@host | cmd", "curl -s url | powershell",
+// nslookup's answer into cmd): the ClickFix lures' way to run a script no
+// file ever held. Installers write files; none pipe a server's reply
+// into cmd.
+var remoteOutputToShellRe = regexp.MustCompile(`(?i)\b(finger|nslookup|curl|wget|tftp)(\.exe)?\s[^|\n]{1,200}\|\s*(cmd|powershell|pwsh)(\.exe)?\b`)
+
 // ntdsCopyRe finds a copy of the Active Directory database: ntdsutil's
 // install-from-media, or the database and SYSTEM hive lifted out of a
 // shadow copy.
@@ -102,7 +109,7 @@ func readEndpointProvenance(d *doc, p processFacts, f *EndpointFields) {
 			b.CloudExfil = host
 		}
 	}
-	b.DownloadExecute = downloadThenRunRe.MatchString(strings.ReplaceAll(all, "\n", " \n"))
+	b.DownloadExecute = downloadThenRunRe.MatchString(strings.ReplaceAll(all, "\n", " \n")) || remoteOutputToShellRe.MatchString(all)
 }
 
 // ancestorNames joins every string the payload files under a grandparent
