@@ -86,7 +86,9 @@ func readWords(m *WordModel, inc Incident, against int) (WordReading, bool) {
 // limits: the words never turn malicious into benign or back, never make
 // an alert malicious unless the rules found it at least suspicious or
 // found nothing at all to read (see blindRules), never
-// move a verdict the rules settled (see settled), never close an
+// move a verdict the rules settled (see settled), never raise to
+// malicious an alert a resolving rule judged (an authorised test's report
+// reads like the malware it describes), never close an
 // alert threat intelligence rated malicious, and the guards
 // still keep a critical alert with a real red flag, or one whose
 // processes did something hostile, out of the benign class.
@@ -109,7 +111,7 @@ func weighWords(m *WordModel, kind string, a Analysis, inc Incident, f Fields) A
 		step = wordStep(from, step)
 	}
 	to := guardBehaviour(f, a.trail, guardCritical(f, a.trail, step))
-	if settled(from, a.trail.score(), a.trail.resolved) || to == ClassBenign && a.trail.intelMalicious {
+	if settled(from, a.trail.score(), a.trail.resolved) || to == ClassBenign && a.trail.intelMalicious || to == ClassMalicious && a.trail.resolved {
 		to = from
 	}
 

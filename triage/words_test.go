@@ -333,3 +333,19 @@ func checkTerms(t *testing.T, inc Incident, want []string) {
 		t.Fatalf("terms = %q, want %q", got, want)
 	}
 }
+
+// Nor do hostile words make malicious an alert a resolving rule judged,
+// when other findings held it at suspicious: the authorised test's report
+// reads like the malware it describes.
+func TestWordsDoNotRaiseAResolvedAlertToMalicious(t *testing.T) {
+	m := toyModel(t)
+	inc := toyAlert("high", hostileWords)
+	for _, resolved := range []bool{false, true} {
+		a := Analysis{trail: &evidence{label: "Generic", resolved: resolved, signals: []signal{{weight: 0.2}, {weight: -0.5}}}}
+		a.Verdict.Classification = ClassSuspicious
+		got := weighWords(m, kindGeneric, a, inc, Fields{}).Verdict.Classification
+		if want := map[bool]string{false: ClassMalicious, true: ClassSuspicious}[resolved]; got != want {
+			t.Errorf("resolved %v: %s, want %s", resolved, got, want)
+		}
+	}
+}
