@@ -67,3 +67,19 @@ func TestPipelineCredentialFromNewAddress(t *testing.T) {
 		t.Errorf("a CI run under an approved change fired %v", got)
 	}
 }
+
+// A pull request or change named as a draft, unreviewed or rejected is no
+// approved change.
+func TestApprovedChangeSkipsDraftsAndRejections(t *testing.T) {
+	for text, want := range map[string]bool{
+		"merged pull request #214 approved by the identity lead":   true,
+		"change request chg0041877 implemented in the window":      true,
+		"pr #1184 draft 'add arm64 smoke test' (no reviewers yet)": false,
+		"change request cr-20251030 rejected by cab":               false,
+		"pr #77 not approved; pr #78 merged after two approvals":   true,
+	} {
+		if got := approvedChange(text); got != want {
+			t.Errorf("%q: approved %v, want %v", text, got, want)
+		}
+	}
+}

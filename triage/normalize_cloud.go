@@ -233,7 +233,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 	delegation := lowerJoin(d.strs("serviceaccountdelegationinfo", "delegationinfo", "principalid", "sessionname"))
 	f.Pipeline = firstSubstring(agent, []string{"terraform", "pulumi", "cloudformation", "crossplane", "ansible", "cdk/"}) != "" ||
 		firstSubstring(delegation+" "+strings.ToLower(f.Principal), pipelineIdentities) != ""
-	f.ApprovedChange = approvedChangeRe.MatchString(text)
+	f.ApprovedChange = approvedChange(text)
 	f.NoChangeRecord = noChangeRecordRe.MatchString(text) || noChangeRecord(d)
 	f.ReadOnly = readOnlySession(d, text)
 
@@ -458,6 +458,22 @@ func noChangeRecord(d *doc) bool {
 			if v == 0 {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// unapprovedWords say a change or pull request named beside them is not
+// approved yet.
+var unapprovedWords = []string{"draft", "no reviewers", "not approved", "unapproved", "pending approval", "awaiting review", "awaiting approval", "not yet reviewed", "not reviewed", "rejected", "not merged"}
+
+// approvedChange reports a change record or pull request the text names
+// (see approvedChangeRe) without calling it a draft, unreviewed or
+// rejected in the words that follow it.
+func approvedChange(text string) bool {
+	for _, m := range approvedChangeRe.FindAllStringIndex(text, -1) {
+		if firstSubstring(text[m[1]:min(len(text), m[1]+80)], unapprovedWords) == "" {
+			return true
 		}
 	}
 	return false
