@@ -157,6 +157,16 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		// A later verdict naming malware overrides the clean first scan.
 		f.ThreatType = "malware"
 	}
+	if f.LaterVerdict && f.ThreatType == "" {
+		// Defender for Office names the later verdict in the alert's
+		// title ("... containing malicious URL removed after delivery").
+		switch title := normKey(d.str("title", "alertname", "alertdisplayname")); {
+		case containsAnyTerm(title, "maliciousurl", "phish"):
+			f.ThreatType = "phish"
+		case containsAnyTerm(title, "malware", "maliciousfile", "maliciousattachment"):
+			f.ThreatType = "malware"
+		}
+	}
 	sort.Strings(f.URLs)
 	return f
 }
