@@ -69,6 +69,11 @@ type EndpointBehaviour struct {
 	// journal (wevtutil cl, Clear-EventLog, fsutil usn deletejournal), a
 	// Unix shell's history (history -c, unset HISTFILE) or its login logs.
 	LogClearing bool `expr:"log_clearing" json:"log_clearing,omitempty"`
+	// DiskLockout is set when a command removes a BitLocker volume's key
+	// protectors (manage-bde -protectors -delete,
+	// Remove-BitLockerKeyProtector, a WMI DeleteKeyProtector call): with
+	// only a recovery password left, whoever set it holds the disk.
+	DiskLockout bool `expr:"disk_lockout" json:"disk_lockout,omitempty"`
 	// DirectoryCopy is set when the Active Directory database was copied
 	// out (ntdsutil install-from-media, ntds.dit from a shadow copy).
 	DirectoryCopy bool `expr:"directory_copy" json:"directory_copy,omitempty"`
@@ -184,7 +189,7 @@ func hostileBehaviour(f *EndpointFields) string {
 		{b.AdminGroupAdd, "administrators group add"}, {b.RemoteAccess != "" && b.Discovery >= 2, "remote access then discovery"},
 		{f.OfficeParent && f.LOLBin, "office application starts a system binary"},
 		{b.CloudExfil != "", "folder sync to consumer cloud storage"}, {b.Masquerade != "", "renamed dual-use tool"},
-		{b.DownloadExecute, "download run as code"}, {b.ShellService, "shell one-liner installed as a service"}, {b.BrowserDebugTheft, "browser debugged on the user's own profile"}, {b.LogClearing, "event logs cleared"}, {b.SideLoad != "", "unsigned system library in a user folder"}, {b.SystemNameMisplaced != "", "system component's name outside the system folders"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"}, {b.ServerSpawnsShell && b.SSHKeyPlanted, "server process planting an SSH key"},
+		{b.DownloadExecute, "download run as code"}, {b.ShellService, "shell one-liner installed as a service"}, {b.BrowserDebugTheft, "browser debugged on the user's own profile"}, {b.LogClearing, "event logs cleared"}, {b.DiskLockout, "disk encryption keys taken from the owner"}, {b.SideLoad != "", "unsigned system library in a user folder"}, {b.SystemNameMisplaced != "", "system component's name outside the system folders"}, {b.ServerSpawnsShell && f.CredentialDump, "web server worker dumping credentials"}, {b.ServerSpawnsShell && b.SSHKeyPlanted, "server process planting an SSH key"},
 	} {
 		if c.on {
 			return c.name
@@ -281,6 +286,7 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	b.RemoteAccess = firstMarker(tree, remoteAccessTools)
 	b.ReverseTunnel = reverseTunnelRe.MatchString(f.CommandLine) && !privateTargetRe.MatchString(f.CommandLine)
 	b.LogClearing = logClearingRe.MatchString(commands) || logClearingRe.MatchString(d.text)
+	b.DiskLockout = diskLockoutRe.MatchString(commands) || diskLockoutRe.MatchString(d.text)
 	b.RemoteToolFromMail = b.RemoteAccess != "" && remoteToolFromMail(d, tree)
 	b.PasswordPrompt = strings.Contains(tree, "hidden answer") && passwordPromptRe.MatchString(tree)
 	if b.RemoteAccess != "" {
@@ -311,6 +317,12 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	}
 	b.Hostile = hostileBehaviour(f)
 }
+
+// diskLockoutRe finds a BitLocker volume's key protectors being removed:
+// manage-bde's -protectors -delete, PowerShell's
+// Remove-BitLockerKeyProtector, Win32_EncryptableVolume's
+// DeleteKeyProtector(s).
+var diskLockoutRe = regexp.MustCompile(`manage-bde(\.exe)?\s+(-|/)protectors\s+(-|/)delete\b|remove-bitlockerkeyprotector\b|deletekeyprotectors?\b`)
 
 // passwordPromptRe finds an AppleScript dialog with a hidden answer.
 var passwordPromptRe = regexp.MustCompile(`display dialog[^\n]{0,400}hidden answer`)
