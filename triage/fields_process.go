@@ -64,6 +64,11 @@ const (
 var commandKeyNames = setOf("commandline", "cmdline", "processcommandline", "processcmdline", "command", "cmd",
 	"scriptblocktext", "parentcommandline", "parentcmdline", "imagecommandline", "processimagecommandline")
 
+// argvKeyNames hold an argument vector as a list, as macOS and Linux
+// sensors (Jamf Protect, Endpoint Security events, ECS's process.args)
+// give it: read whole, never element by element.
+var argvKeyNames = setOf("args", "argv", "processargs")
+
 // nameKeyNames name the program a process runs.
 var nameKeyNames = setOf("processname", "filename", "imagefilename", "imagename", "newprocessname", "processfilename",
 	"basefilename", "originatorprocess", "parentname", "parentprocessname", "parentimagefilename", "parentbasefilename",
@@ -85,7 +90,7 @@ var pathKeyNames = setOf("filepath", "imagepath", "image", "processpath", "folde
 func aspectOf(e entry) processAspect {
 	k := e.key
 	switch {
-	case commandKeyNames[k] || strings.HasSuffix(k, "commandline") || strings.HasSuffix(k, "cmdline"):
+	case commandKeyNames[k] || argvKeyNames[k] || strings.HasSuffix(k, "commandline") || strings.HasSuffix(k, "cmdline"):
 		return aspectCommand
 	case nameKeyNames[k]:
 		return aspectName
@@ -118,10 +123,19 @@ type processFacts struct {
 // readProcessFacts resolves the process chain of d.
 func readProcessFacts(d *doc) processFacts {
 	var byRole [roleInitiatingParent + 1][aspectPath + 1]string
+	var argvs [roleInitiatingParent + 1]string
 	var all, parents []string
 	for _, e := range d.entries {
 		aspect := aspectOf(e)
 		if aspect == aspectNone {
+			continue
+		}
+		if argvKeyNames[e.key] {
+			// An argument vector stands in for a command line only
+			// where the payload gives none (see below).
+			if argv := argvString(e.val); argv != "" && argvs[roleOfScope(e.scope)] == "" {
+				argvs[roleOfScope(e.scope)] = argv
+			}
 			continue
 		}
 		s := scalarString(e.val)
@@ -141,6 +155,12 @@ func readProcessFacts(d *doc) processFacts {
 		}
 		if byRole[role][aspect] == "" {
 			byRole[role][aspect] = s
+		}
+	}
+	for role, argv := range argvs {
+		if argv != "" && byRole[role][aspectCommand] == "" {
+			byRole[role][aspectCommand] = argv
+			all = append(all, argv)
 		}
 	}
 	subject, parent, grand := byRole[roleSubject], byRole[roleParent], byRole[roleGrandparent]
@@ -165,6 +185,24 @@ func readProcessFacts(d *doc) processFacts {
 	p.ParentName = programName(parent[aspectName], parent[aspectPath], parent[aspectCommand])
 	p.GrandparentName = programName(grand[aspectName], grand[aspectPath], grand[aspectCommand])
 	return p
+}
+
+// argvString joins an argument vector given as a list of strings into
+// one command line, or returns "" for anything else.
+func argvString(v any) string {
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return ""
+	}
+	args := make([]string, 0, len(list))
+	for _, a := range list {
+		s, ok := a.(string)
+		if !ok {
+			return ""
+		}
+		args = append(args, s)
+	}
+	return strings.Join(args, " ")
 }
 
 // isBareProgram reports a "process" or "parent" field that names a

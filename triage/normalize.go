@@ -173,6 +173,7 @@ var formatProbes = []formatProbe{
 	{"fortigate_vpn", "identity", []string{"remip", "tunneltype"}},
 	{"duo", "identity", []string{"accessdevice", "factor"}},
 	{"duo", "identity", []string{"surfacedauth"}},
+	{"jamf_protect", "endpoint", []string{"caid", "match", "eventtype"}},
 	{"crowdstrike", "endpoint", []string{"behaviors", "device"}},
 	{"crowdstrike", "endpoint", []string{"detectid"}},
 	{"crowdstrike", "endpoint", []string{"patterndisposition"}},
