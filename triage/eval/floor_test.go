@@ -58,7 +58,7 @@ var partOf = map[string]string{
 	"fresh72": "unseen", "fresh73": "unseen", "fresh74": "unseen", "fresh75": "unseen", "fresh76": "unseen", "fresh77": "unseen",
 	"fresh78": "unseen", "fresh79": "unseen", "fresh80": "unseen", "fresh81": "unseen", "fresh82": "unseen", "fresh83": "unseen",
 	"fresh84": "unseen", "fresh85": "unseen", "fresh86": "unseen", "fresh87": "unseen", "fresh88": "unseen", "fresh89": "unseen",
-	"fresh90": "unseen", "fresh91": "unseen", "fresh92": "unseen", "fresh93": "unseen", "fresh94": "unseen", "fresh95": "unseen",
+	"fresh90": "unseen", "fresh91": "unseen", "fresh92": "unseen", "fresh93": "unseen", "fresh94": "unseen", "fresh95": "unseen", "fresh96": "unseen",
 	"fresh15": "blind", "fresh16": "blind",
 }
 
