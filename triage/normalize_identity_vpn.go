@@ -18,7 +18,7 @@ func vpnOutcome(f *IdentityFields, cur *doc) bool {
 	switch {
 	case strings.Contains(action, "fail") || strings.Contains(action, "deny"):
 		f.Result = "failure"
-	case action == "tunnel-up" || action == "ssl-login-success" || action == "ssl-new-con" && f.User != "":
+	case action == "tunnel-up" || action == "ssl-login-success":
 		f.Result = "success"
 	default:
 		return false
