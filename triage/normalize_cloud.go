@@ -176,22 +176,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 	text := d.text
 	compact := d.compactText()
 	f := CloudFields{Provider: cloudProvider(format, d)}
-	f.Principal = d.str("principalemail", "useridentityarn", "useridentityusername", "accesskeydetailsusername", "caller", "invokingidentity")
-	switch format {
-	case "github_audit":
-		f.Principal = d.scalarStr("actor")
-	case "wiz_issue":
-		// A Wiz issue is about the identity or workload it names.
-		if r := d.maps("resource"); len(r) > 0 {
-			f.Principal = newDoc(r[0]).firstOf("name", "id")
-		}
-	}
-	if f.Principal == "" {
-		f.Principal = d.str("username", "principalid")
-	}
-	if f.Principal == "" && format == "azure_activity" {
-		f.Principal = claimedUPN(d)
-	}
+	f.Principal = cloudPrincipal(format, d)
 	idType := strings.ToLower(d.scalarStr("useridentitytype", "usertype", "type"))
 	f.Root = idType == "root" || strings.HasSuffix(strings.ToLower(d.str("useridentityarn", "arn")), ":root") || strings.EqualFold(d.str("usertype"), "root")
 	for _, n := range d.scalarStrs("eventname") {
@@ -260,42 +245,6 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.StrongSession = firstSubstring(text, []string{"mfa satisfied", "mfa passed", "number match", "fastpass", "security key", "fido2", "passkey"}) != "" &&
 		firstSubstring(text, []string{"compliant", "managed device", "entra joined", "hybrid joined", "fastpass", "corporate egress", "named location"}) != ""
 	return f
-}
-
-// granteeKeys name where cloud audit records put the account a role or
-// membership was given to.
-var granteeKeys = []string{"member", "members", "grantee", "granteeemail", "assignee", "addedmember", "newmember", "principalemailadded", "principalupn", "targetupn"}
-
-// consumerGrantee reports a grantee that is a consumer mailbox: GCP names
-// members "user:name@domain", others give the address alone.
-func consumerGrantee(d *doc) bool {
-	for _, m := range d.strs(granteeKeys...) {
-		m = strings.ToLower(strings.TrimSpace(m))
-		if _, rest, ok := strings.Cut(m, ":"); ok {
-			m = rest
-		}
-		m = guestHomeAddress(m)
-		if _, domain, ok := cleanEmail(m); ok && freeMailDomains[registrableDomain(domain)] {
-			return true
-		}
-	}
-	return false
-}
-
-// guestHomeAddress turns an Entra guest's user principal name
-// (name_outlook.com#EXT#@tenant.onmicrosoft.com) back into the address
-// the guest was invited with (name@outlook.com); other names are returned
-// unchanged.
-func guestHomeAddress(upn string) string {
-	local, _, ok := strings.Cut(upn, "#ext#@")
-	if !ok {
-		return upn
-	}
-	i := strings.LastIndexByte(local, '_')
-	if i <= 0 {
-		return upn
-	}
-	return local[:i] + "@" + local[i+1:]
 }
 
 func cloudProvider(format string, d *doc) string {
@@ -423,18 +372,6 @@ func bulkData(d *doc, text string) bool {
 // snapshot (Azure's beginGetAccess), a snapshot shared with other
 // accounts (EC2 and RDS snapshot attributes).
 var snapshotExportOps = []string{"snapshotsbegingetaccess", "disksbegingetaccess", "modifysnapshotattribute", "modifydbsnapshotattribute", "modifydbclustersnapshotattribute"}
-
-// claimedUPN returns the user principal name among a token's claims, as
-// Azure's resource logs give them (keys such as
-// "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/upn").
-func claimedUPN(d *doc) string {
-	for _, e := range d.entries {
-		if s, ok := e.val.(string); ok && strings.HasSuffix(e.key, "claimsupn") {
-			return s
-		}
-	}
-	return ""
-}
 
 // noChangeRecord reads a change-record or ticket field that says there is
 // none ("Change record": "none found", "no_ticket_or_exception": true, a
