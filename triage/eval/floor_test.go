@@ -43,6 +43,10 @@ import (
 // 3429 of 3984 (86.1%) to 3549 of 4176 (84.99%). The folders that were
 // there before lost 8 cases net to the retrained word model (34 fixed,
 // 40 broken, most through the word model), which is recorded, not hidden.
+//
+// fresh97 (an everyday queue on mainstream products) was written after
+// the round's last fix and joined the blind part unseen by rules and
+// model: 44 of 48 at first contact, taking the part to 123 of 144.
 const (
 	rulesExactFloor  = 0.94
 	unseenExactFloor = 0.845
@@ -68,7 +72,7 @@ var partOf = map[string]string{
 	"fresh78": "unseen", "fresh79": "unseen", "fresh80": "unseen", "fresh81": "unseen", "fresh82": "unseen", "fresh83": "unseen",
 	"fresh84": "unseen", "fresh85": "unseen", "fresh86": "unseen", "fresh87": "unseen", "fresh88": "unseen", "fresh89": "unseen",
 	"fresh90": "unseen", "fresh91": "unseen", "fresh92": "unseen", "fresh93": "unseen", "fresh94": "unseen", "fresh95": "unseen", "fresh96": "unseen",
-	"fresh15": "blind", "fresh16": "blind",
+	"fresh15": "blind", "fresh16": "blind", "fresh97": "blind",
 }
 
 // setDir holds the labelled cases.
