@@ -50,3 +50,13 @@ func TestChangeRecordField(t *testing.T) {
 		t.Errorf("MFA weakened under a pull request fired %v", got)
 	}
 }
+
+// The values that say there is no change record are the same for the
+// cloud reader's no-record flag as for the change reference.
+func TestNoChangeRecordValues(t *testing.T) {
+	for v, want := range map[string]bool{"N/A": true, "none found": true, "not required": true, "rejected by CAB": true, "CHG0041877": false, "PR #214 merged": false} {
+		if got := noChangeRecord(newDoc(map[string]any{"change_ticket": v})); got != want {
+			t.Errorf("%q: no record %v, want %v", v, got, want)
+		}
+	}
+}

@@ -82,4 +82,9 @@ func TestApprovedChangeSkipsDraftsAndRejections(t *testing.T) {
 			t.Errorf("%q: approved %v, want %v", text, got, want)
 		}
 	}
+	trail := map[string]any{"eventSource": "iam.amazonaws.com", "eventName": "CreateAccessKey", "userIdentity": map[string]any{"arn": "arn:aws:iam::1:user/dev"},
+		"note": "PR #1184 draft 'add arm64 smoke test' (no reviewers yet)"}
+	if c := normalize(Incident{IncidentType: "cloud", RawData: trail}, Indicators{}).Cloud; c.ApprovedChange {
+		t.Errorf("a CloudTrail record naming only a draft PR read as an approved change")
+	}
 }

@@ -40,7 +40,7 @@ func signInDocs(raw map[string]any) (cur, prev *doc) {
 	raw = providerEvent(raw)
 	skip := append(append([]string{}, previousLoginKeys...), usualGeoKeys...)
 	cur = newDoc(raw, skip...)
-	if ip := sourceAddress(cur); ip != "" && keysAddressNotes(raw, 0) {
+	if ip := sourceAddress(cur); ip != "" && notesOtherAddress(raw, ip, 0) {
 		cur = newDoc(withoutOtherAddressNotes(raw, ip, 0), skip...)
 	}
 	if pm := cur.maps(previousLoginKeys...); len(pm) > 0 {

@@ -363,7 +363,8 @@ func readAlert(d *doc) AlertFields {
 	if n, ok := d.number("threatconfidence", "iocconfidence", "indicatorconfidence", "feedconfidence"); ok {
 		a.IntelConfidence = int(n)
 	}
-	a.SecurityTesting = containsAnyTerm(foregroundText(d, a.Text), "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
+	foreground := foregroundText(d, a.Text)
+	a.SecurityTesting = containsAnyTerm(foreground, "securitytesting", "security testing", "red team", "redteam", "penetration test", "pentest", "attack simulation", "phishing simulation", "eicar", "atomic red team") ||
 		strings.EqualFold(d.str("determination"), "securitytesting") || simulationMarker(d) || a.TestFile
 	a.ExerciseAsset = exerciseAsset(d)
 	a.SecurityTesting = a.SecurityTesting || a.ExerciseAsset != ""
@@ -383,7 +384,7 @@ func readAlert(d *doc) AlertFields {
 	if a.VaultBypass = vaultBypass(d); a.VaultBypass != "" {
 		a.VaultRotationFailed = vaultRotationFailed(d)
 	}
-	a.Decoy = affirmedPhrase(foregroundText(d, a.Text), decoyPhrases...)
+	a.Decoy = affirmedPhrase(foreground, decoyPhrases...)
 	a.FederationChange = federationChange(d)
 	a.FederationWithGrant = a.FederationChange != "" && privilegeGranted(d)
 	a.DirectoryAdminGroupAdd = directoryAdminGroupAdd(d)

@@ -223,7 +223,8 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.ReadOnly = readOnlySession(d, text)
 
 	category := lowerJoin(d.scalarStrs("category", "intent", "alerttype", "type", "types", "findingtype", "primarytactic", "technique"))
-	f.Exfiltration = strings.Contains(category, "exfiltration") || containsAnyTerm(normKey(lowerJoin(d.strs("operationname", "eventname", "methodname"))), snapshotExportOps...)
+	ops := normKey(lowerJoin(d.strs("operations", "operation", "operationname", "operationnamevalue", "methodname", "api", "eventname", "highriskapi", "name")))
+	f.Exfiltration = strings.Contains(category, "exfiltration") || containsAnyTerm(ops, snapshotExportOps...)
 	f.BulkData = bulkData(d, text)
 	f.ExternalDestination = affirmedPhrase(text, "outside organization", "outside the organization", "outside organisation", "outside the organisation", "external project", "external account", "not in organization", "foreign account", "unknown account") != "" ||
 		strings.Contains(compact, "notinorganization")
@@ -235,7 +236,6 @@ func readCloudFields(format string, d *doc) CloudFields {
 	f.LeakedCredential = affirmedPhrase(text, "leaked", "exposed in a public", "public github", "public gist", "secret scanning", "public repository", "former contractor", "former employee", "departed employee") != ""
 	f.ScriptedTool = firstSubstring(agent, []string{"rclone", "curl/", "wget", "python-requests", "go-http-client", "s3cmd", "cyberduck", "mc (minio"}) != ""
 
-	ops := normKey(lowerJoin(d.strs("operations", "operation", "operationname", "operationnamevalue", "methodname", "api", "eventname", "highriskapi", "name")))
 	f.Persistence = strings.Contains(category, "persistence") || containsAnyTerm(ops, "roleassignmentswrite", "createaccesskey", "attachuserpolicy", "attachrolepolicy", "putrolepolicy", "putuserpolicy", "createloginprofile", "setiampolicy", "createserviceaccountkey", "secretsread", "addusertogroup", "createuser") ||
 		format == "github_audit" && containsAnyTerm(normKey(lowerJoin(d.scalarStrs("action"))), githubPersistenceActions...)
 	f.ConsumerGrantee = f.Persistence && consumerGrantee(d)
@@ -383,8 +383,7 @@ func noChangeRecord(d *doc) bool {
 		}
 		switch v := e.val.(type) {
 		case string:
-			v = strings.ToLower(strings.TrimSpace(v))
-			if v == "" || v == "none" || v == "no" || strings.HasPrefix(v, "none ") || strings.HasPrefix(v, "not found") || strings.HasPrefix(v, "missing") {
+			if saysNoRecord(v) {
 				return true
 			}
 		case bool:

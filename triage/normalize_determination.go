@@ -314,15 +314,29 @@ func changeRecordField(d *doc) string {
 		if !ok || !containsAnyTerm(e.scope, changeRecordKeys...) {
 			continue
 		}
-		s = strings.TrimSpace(s)
-		switch v := strings.ToLower(s); {
-		case v == "", v == "none", v == "no", v == "n/a", v == "null", strings.HasPrefix(v, "none "), strings.HasPrefix(v, "not found"), strings.HasPrefix(v, "missing"), strings.HasPrefix(v, "no "),
-			strings.HasPrefix(v, "not "), strings.HasPrefix(v, "rejected"), strings.HasPrefix(v, "unapproved"):
+		if saysNoRecord(s) {
 			continue
 		}
-		return truncate(s, 80)
+		return truncate(strings.TrimSpace(s), 80)
 	}
 	return ""
+}
+
+// saysNoRecord reports a change-record or ticket value that says there is
+// none, or none that counts: empty, "none found", "n/a", "missing",
+// "not approved", "rejected".
+func saysNoRecord(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	switch v {
+	case "", "none", "no", "n/a", "null":
+		return true
+	}
+	for _, p := range []string{"none ", "not found", "missing", "no ", "not ", "rejected", "unapproved"} {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // decoyPhrases name deception bait in an alert: the accounts and tokens

@@ -218,7 +218,7 @@ var reverseShellRe = regexp.MustCompile(`/dev/(tcp|udp)/[^\s/]+/\d+|\b(nc|ncat|n
 // an encoded string through base64, xxd or openssl into an interpreter
 // ("echo 6375... | xxd -p -r | sh").
 var packedInlineScriptRe = regexp.MustCompile(`\b(exec|eval)\s*\(\s*(zlib\.decompress|base64\.b64decode|marshal\.loads|bytes\.fromhex|codecs\.decode|__import__\(\s*['"](zlib|base64|marshal|codecs)|buffer\.from\(|atob\()` +
-	`|\b(base64\s+(-d|--decode|-D)|xxd\s+(-p\s+-r|-r\s+-p|-rp|-pr)|openssl\s+(enc\s+-d|base64\s+-d))[^|\n]{0,60}\|\s*(sudo\s+)?(sh|bash|zsh|dash|python3?|perl)\b`)
+	`|\b(base64\s+(-d|--decode)|xxd\s+(-p\s+-r|-r\s+-p|-rp|-pr)|openssl\s+(enc\s+-d|base64\s+-d))[^|\n]{0,60}\|\s*(sudo\s+)?(sh|bash|zsh|dash|python3?|perl)\b`)
 
 // privacyDBWriteRe finds a SQL write into a TCC.db consent database.
 var privacyDBWriteRe = regexp.MustCompile(`com\.apple\.tcc/tcc\.db\S*\s.*\b(insert|update|replace)\b`)

@@ -77,19 +77,23 @@ func addressNote(cur *doc, ip string) string {
 // maxNoteDepth bounds how deep address-keyed enrichment is looked for.
 const maxNoteDepth = 3
 
-// keysAddressNotes reports whether m, or a map within maxNoteDepth of it,
-// keys its entries by address: enrichment that describes each address
-// the alert names ({"203.0.113.10": {...}, "192.0.2.214": {...}}).
-func keysAddressNotes(m map[string]any, depth int) bool {
+// notesOtherAddress reports whether m, or a map within maxNoteDepth of it,
+// holds enrichment keyed by an address other than ip: notes that describe
+// each address the alert names ({"203.0.113.10": {...}, "192.0.2.214":
+// {...}}), which withoutOtherAddressNotes then leaves out.
+func notesOtherAddress(m map[string]any, ip string, depth int) bool {
 	for k, v := range m {
 		sub, ok := v.(map[string]any)
 		if !ok {
 			continue
 		}
 		if _, err := netip.ParseAddr(k); err == nil {
-			return true
+			if k != ip {
+				return true
+			}
+			continue
 		}
-		if depth < maxNoteDepth && keysAddressNotes(sub, depth+1) {
+		if depth < maxNoteDepth && notesOtherAddress(sub, ip, depth+1) {
 			return true
 		}
 	}

@@ -68,13 +68,13 @@ type AlertFields struct {
 	// vault-managed account used without a checkout since that change, or
 	// "" (see vaultBypass).
 	VaultBypass string `expr:"vault_bypass" json:"vault_bypass,omitempty"`
+	// VaultRotationFailed is set when the payload says the vault's last
+	// password rotation failed (see vaultRotationFailed).
+	VaultRotationFailed bool `expr:"vault_rotation_failed" json:"vault_rotation_failed,omitempty"`
 	// Decoy names the deception the alert reports touched (a honey user,
 	// a honeytoken account, a canary token): bait no one has a reason to
 	// use, so any use is someone looking for credentials.
 	Decoy string `expr:"decoy" json:"decoy,omitempty"`
-	// VaultRotationFailed is set when the payload says the vault's last
-	// password rotation failed (see vaultRotationFailed).
-	VaultRotationFailed bool `expr:"vault_rotation_failed" json:"vault_rotation_failed,omitempty"`
 	// ChangeReference is the change-management record the payload names
 	// (CHG0041187, "change request 88120"), or "".
 	ChangeReference string `expr:"change_reference" json:"change_reference,omitempty"`
