@@ -16,7 +16,7 @@ type simBrand struct {
 }
 
 var (
-	microsoftDomains = []string{"microsoft.com", "microsoftonline.com", "office.com", "office365.com", "live.com", "outlook.com", "sharepoint.com", "onedrive.com", "azure.com", "windows.net"}
+	microsoftDomains = []string{"microsoft.com", "microsoftonline.com", "office.com", "office365.com", "live.com", "outlook.com", "sharepoint.com", "sharepointonline.com", "onedrive.com", "azure.com", "windows.net", "microsoft365.com", "cloud.microsoft"}
 	googleDomains    = []string{"google.com", "gmail.com", "googleapis.com", "gstatic.com", "googleusercontent.com", "youtube.com"}
 	appleDomains     = []string{"apple.com", "icloud.com"}
 )
@@ -80,22 +80,17 @@ var lureWords = setOf("login", "signin", "logon", "secure", "security", "verify"
 	"support", "account", "accounts", "update", "billing", "helpdesk", "auth", "service", "services",
 	"confirm", "unlock", "recovery", "alert", "notice", "online")
 
-// multiLabelSuffixes are the common public suffixes with two labels.
-var multiLabelSuffixes = setOf("co.uk", "org.uk", "ac.uk", "gov.uk", "com.au", "net.au", "co.nz",
-	"co.jp", "co.in", "co.za", "com.br", "com.cn", "com.mx", "com.tr", "co.kr", "com.sg", "com.hk")
-
-// splitHost returns the labels in front of the public suffix and the
-// registrable domain.
+// splitHost returns the labels in front of the registrable domain's
+// public suffix, and the registrable domain, both as the analyzer reads
+// them (triage.RegistrableDomain): "login.micros0ft-support.co.uk" gives
+// [login micros0ft-support] and micros0ft-support.co.uk.
 func splitHost(host string) (labels []string, registrable string) {
-	all := strings.Split(host, ".")
-	n := 1
-	if len(all) >= 3 && multiLabelSuffixes[strings.Join(all[len(all)-2:], ".")] {
-		n = 2
-	}
-	if len(all) <= n {
+	registrable = triage.RegistrableDomain(host)
+	_, suffix, ok := strings.Cut(registrable, ".")
+	if !ok {
 		return nil, host
 	}
-	return all[:len(all)-n], strings.Join(all[len(all)-n-1:], ".")
+	return strings.Split(strings.TrimSuffix(host, "."+suffix), "."), registrable
 }
 
 func rateDomain(host string) rating {
@@ -107,6 +102,9 @@ func rateDomain(host string) rating {
 	case urlShorteners[reg]:
 		return rating{triage.ReputationSuspicious, 50, []string{"url-shortener"}}
 	case wellKnownDomains[reg]:
+		// A customer-content host (tenant.sharepoint.com, a bucket) is
+		// its own registrable domain, so a famous parent does not vouch
+		// for it.
 		return rating{verdict: triage.ReputationClean, tags: []string{"well-known"}}
 	}
 	if r := rateLookalike(labels, reg); r.verdict != "" {

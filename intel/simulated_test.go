@@ -72,6 +72,15 @@ func TestSimulatedVerdicts(t *testing.T) {
 		{"domain", "evil.example", "unknown", 0, 0, "reserved-domain"},
 		{"domain", "corp.example.com", "unknown", 0, 0, "reserved-domain"},
 		{"domain", "amazon.de", "unknown", 0, 24, ""},
+		// The public suffix list, not a short hand-written one, finds the
+		// registrable domain: paypal.com.ar is PayPal's own name there.
+		{"domain", "paypal.com.ar", "unknown", 0, 24, ""},
+		// Microsoft's own SharePoint sending domain is not a look-alike,
+		// but a tenant on a customer-content host is nobody's brand.
+		{"domain", "sharepointonline.com", "clean", 0, 0, "well-known"},
+		{"domain", "fabrikam.sharepoint.com", "unknown", 0, 24, ""},
+		{"domain", "microsoft-login.sharepoint.com", "malicious", 85, 85, "brand-with-lure-word"},
+		{"domain", "exports.s3.amazonaws.com", "unknown", 0, 24, ""},
 		{"domain", "apple-orchard.com", "unknown", 0, 24, ""}, // everyday word without a lure
 		{"domain", "learnmore.com", "unknown", 0, 24, ""},
 		{"domain", "login.contoso.com", "unknown", 0, 24, ""},

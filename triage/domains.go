@@ -59,6 +59,12 @@ func registrableDomain(host string) string {
 	return reg
 }
 
+// RegistrableDomain returns the part of host its owner registered, read
+// from the public suffix list, with customer-content hosts kept to their
+// own first label (see registrableDomain): the offline intelligence source
+// rates domains by the same reading as the analyzer.
+func RegistrableDomain(host string) string { return registrableDomain(host) }
+
 // contentSuffix reports the customer-content suffix host lies under.
 func contentSuffix(host string) (string, bool) {
 	for _, s := range customerContentSuffixes {
