@@ -35,7 +35,7 @@ func readReportsAndTokens(f *IdentityFields, d *doc) {
 		f.TokenAnomaly = true
 	}
 	f.PhishingProxy = firstSubstring(names, phishingProxyTerms) != ""
-
+	f.SprayedPassword = containsAnyTerm(normKey(lowerJoin(d.strs("riskeventtype", "riskeventtypes", "riskeventtypesv2"))), "passwordspray")
 }
 
 // readOutcomeWording fills an outcome the structured fields left open

@@ -133,16 +133,21 @@ type IdentityFields struct {
 	Result       string `expr:"result" json:"result,omitempty"` // success, failure or ""
 	// PasswordAccepted is set when a failed sign-in got past the password
 	// and stopped at MFA or an access policy (see passwordAccepted).
-	PasswordAccepted bool    `expr:"password_accepted" json:"password_accepted,omitempty"`
-	FailedAttempts   int     `expr:"failed_attempts" json:"failed_attempts,omitempty"`
-	TargetedUsers    int     `expr:"targeted_users" json:"targeted_users,omitempty"`
-	RiskLevel        string  `expr:"risk_level" json:"risk_level,omitempty"` // none, low, medium, high
-	PrevCountry      string  `expr:"prev_country" json:"prev_country,omitempty"`
-	TravelKm         float64 `expr:"travel_km" json:"travel_km,omitempty"`
-	TravelKmh        float64 `expr:"travel_kmh" json:"travel_kmh,omitempty"`
-	NewCountry       bool    `expr:"new_country" json:"new_country,omitempty"`
-	UsualLocation    bool    `expr:"usual_location" json:"usual_location,omitempty"`
-	KnownNetwork     bool    `expr:"known_network" json:"known_network,omitempty"` // corporate or previously seen IP
+	PasswordAccepted bool `expr:"password_accepted" json:"password_accepted,omitempty"`
+	FailedAttempts   int  `expr:"failed_attempts" json:"failed_attempts,omitempty"`
+	TargetedUsers    int  `expr:"targeted_users" json:"targeted_users,omitempty"`
+	// SprayedPassword is set when the provider's own risk detection says
+	// the account's password was found by a password spray (Entra's
+	// passwordSpray detection, raised only when a sprayed password was
+	// correct), as opposed to a SIEM rule counting failures.
+	SprayedPassword bool    `expr:"sprayed_password" json:"sprayed_password,omitempty"`
+	RiskLevel       string  `expr:"risk_level" json:"risk_level,omitempty"` // none, low, medium, high
+	PrevCountry     string  `expr:"prev_country" json:"prev_country,omitempty"`
+	TravelKm        float64 `expr:"travel_km" json:"travel_km,omitempty"`
+	TravelKmh       float64 `expr:"travel_kmh" json:"travel_kmh,omitempty"`
+	NewCountry      bool    `expr:"new_country" json:"new_country,omitempty"`
+	UsualLocation   bool    `expr:"usual_location" json:"usual_location,omitempty"`
+	KnownNetwork    bool    `expr:"known_network" json:"known_network,omitempty"` // corporate or previously seen IP
 	// CorporateEgress is set when the sign-in came through the
 	// organisation's own gateway or a named location (KnownNetwork too).
 	CorporateEgress bool `expr:"corporate_egress" json:"corporate_egress,omitempty"`
