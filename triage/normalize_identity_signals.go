@@ -35,6 +35,9 @@ func readReportsAndTokens(f *IdentityFields, d *doc) {
 		f.TokenAnomaly = true
 	}
 	f.PhishingProxy = firstSubstring(names, phishingProxyTerms) != ""
+	if f.UserReported {
+		f.ReportedNearby = reportedNearby(f.Country, d)
+	}
 	f.SprayedPassword = containsAnyTerm(normKey(lowerJoin(d.strs("riskeventtype", "riskeventtypes", "riskeventtypesv2"))), "passwordspray")
 }
 
@@ -84,4 +87,25 @@ func readFamiliarity(f *IdentityFields, d *doc) {
 			f.DeviceManaged = true
 		}
 	}
+}
+
+// reportedNearby reports whether the place of the activity a user
+// disowned, as the report's own fields give it (Okta's
+// suspiciousActivityEventCountry, or a location line naming the
+// country), lies in reporterCountry, where the user reported from. A
+// report that names no place for the activity is not nearby.
+func reportedNearby(reporterCountry string, d *doc) bool {
+	home := strings.ToLower(strings.TrimSpace(reporterCountry))
+	if home == "" {
+		return false
+	}
+	for _, e := range d.entries {
+		if !strings.HasPrefix(e.key, "suspiciousactivity") || !containsAnyTerm(e.key, "country", "location") {
+			continue
+		}
+		if place, ok := e.val.(string); ok && place != "" {
+			return strings.EqualFold(strings.TrimSpace(place), home) || strings.HasSuffix(strings.ToLower(place), ", "+home)
+		}
+	}
+	return false
 }

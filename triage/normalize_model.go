@@ -136,6 +136,11 @@ type IdentityFields struct {
 	PasswordAccepted bool `expr:"password_accepted" json:"password_accepted,omitempty"`
 	FailedAttempts   int  `expr:"failed_attempts" json:"failed_attempts,omitempty"`
 	TargetedUsers    int  `expr:"targeted_users" json:"targeted_users,omitempty"`
+	// ReportedNearby is set when the owner disowned activity that the
+	// provider places in the owner's own country (Okta's report of a
+	// new-device sign-in from the user's city): a second device or a
+	// relative's computer is as likely as an intruder.
+	ReportedNearby bool `expr:"reported_nearby" json:"reported_nearby,omitempty"`
 	// SprayedPassword is set when the provider's own risk detection says
 	// the account's password was found by a password spray (Entra's
 	// passwordSpray detection, raised only when a sprayed password was

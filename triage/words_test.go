@@ -236,17 +236,19 @@ func TestWordsDoNotMoveASettledVerdict(t *testing.T) {
 		t.Fatalf("classification = %s, want malicious with the benign reading reported: %s", a.Verdict.Classification, a.Verdict.Reasoning)
 	}
 	for _, tc := range []struct {
-		class    string
-		score    float64
-		resolved bool
-		want     bool
+		class            string
+		score, strongest float64
+		resolved         bool
+		want             bool
 	}{
-		{ClassMalicious, 1.0, false, true}, {ClassMalicious, 0.95, false, false}, {ClassBenign, -1.0, false, true},
-		{ClassBenign, -0.5, false, false}, {ClassBenign, -0.2, true, true}, {ClassSuspicious, 1.2, true, false},
-		{ClassUnknown, 0, true, false}, {ClassMalicious, 0.6, true, false},
+		{ClassMalicious, 1.0, 0.3, false, true}, {ClassMalicious, 0.95, 0.3, false, false}, {ClassBenign, -1.0, 0, false, true},
+		{ClassBenign, -0.5, 0, false, false}, {ClassBenign, -0.2, 0, true, true}, {ClassSuspicious, 1.2, 0.7, true, false},
+		{ClassUnknown, 0, 0, true, false}, {ClassMalicious, 0.6, 0.3, true, false},
+		// One near-conclusive finding settles a malicious verdict alone.
+		{ClassMalicious, 0.7, 0.7, false, true}, {ClassMalicious, 0.65, 0.5, false, false}, {ClassSuspicious, 0.6, 0.6, false, false},
 	} {
-		if got := settled(tc.class, tc.score, tc.resolved); got != tc.want {
-			t.Errorf("settled(%s, %.2f, resolved %v) = %v, want %v", tc.class, tc.score, tc.resolved, got, tc.want)
+		if got := settled(tc.class, tc.score, tc.strongest, tc.resolved); got != tc.want {
+			t.Errorf("settled(%s, %.2f, strongest %.2f, resolved %v) = %v, want %v", tc.class, tc.score, tc.strongest, tc.resolved, got, tc.want)
 		}
 	}
 }
