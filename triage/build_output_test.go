@@ -20,6 +20,11 @@ func TestMachineLearningVerdictOnBuildOutputIsClosed(t *testing.T) {
 		{"go build output", alert(nil), true},
 		{"dotnet publish folder", alert(map[string]any{"FilePath": `C:\Users\dev\source\repos\Payments\bin\Release\net8.0\publish\Payments.exe`}), true},
 		{"a download", alert(map[string]any{"FilePath": `C:\Users\dev\Downloads\fleetctl.exe`}), false},
+		// A linker writes the program into the project's own tree, beside
+		// its sources, with no bin or build folder in between.
+		{"linked into the project tree", alert(map[string]any{"FilePath": `C:\Users\dev\src\fleet-sim\cmd\fleetctl\fleetctl.exe`, "ParentImageFileName": "link.exe"}), true},
+		{"a linker's name outside a source tree", alert(map[string]any{"FilePath": `C:\Users\dev\AppData\Local\Temp\fleetctl.exe`, "ParentImageFileName": "link.exe"}), false},
+		{"a source tree written by an office program", alert(map[string]any{"FilePath": `C:\Users\dev\src\fleet-sim\cmd\fleetctl\fleetctl.exe`, "ParentImageFileName": "winword.exe"}), false},
 		{"a family named", alert(map[string]any{"DetectDescription": "Trojan:Win32/Lumma detected"}), false},
 		{"hostile behaviour", alert(map[string]any{"CommandLine": `fleetctl.exe & vssadmin delete shadows /all /quiet`}), false},
 	})

@@ -84,6 +84,16 @@ var buildAgentRe = regexp.MustCompile(`(?i)jenkins|\bagent\.jar\b|gitlab-runner|
 // or a bin, build, dist or out folder inside a source tree.
 var buildOutputRe = regexp.MustCompile(`(?im)[\\/](source[\\/]repos|bin[\\/](debug|release)|obj[\\/](debug|release)|publish|target[\\/](debug|release)|out[\\/](debug|release)|node_modules[\\/]\.bin|jenkins[\\/]workspace|_work[\\/]\d+|go-build\d*|deriveddata)[\\/]|[\\/](src|source|repos|git|projects)[\\/][^\n]*[\\/](bin|build|dist|out)[\\/][^\\/\n]+$`)
 
+// toolchainWriters are compilers and linkers, which write a program
+// into its project's tree when they build it: Go's compile and link, the
+// MSVC, .NET, Rust, C, Swift and Java toolchains.
+var toolchainWriters = setOf("link.exe", "link", "compile.exe", "compile", "go.exe", "go", "ld", "ld.lld", "lld-link.exe",
+	"cl.exe", "csc.exe", "vbc.exe", "msbuild.exe", "dotnet.exe", "dotnet", "rustc", "rustc.exe", "cargo", "cargo.exe",
+	"gcc", "g++", "clang", "clang++", "cc", "swiftc", "swift-frontend", "javac", "zig", "zig.exe")
+
+// sourceTreeRe finds a folder people keep source code in.
+var sourceTreeRe = regexp.MustCompile(`(?i)[\\/](src|source|repos|git|projects|code|workspace)[\\/]`)
+
 // machineLearningDetectionRe names a verdict by a machine-learning,
 // static-AI or heuristic engine rather than a signature for a family.
 var machineLearningDetectionRe = regexp.MustCompile(`(?i)machine[- ]learning|\bml\b|\bml/|static ai|on-write|local analysis|file analysis ml|sensor-based ml|cloud-based ml|\bheuristic|predictive|\bai\b`)
@@ -192,7 +202,8 @@ func readEndpointContext(d *doc, p processFacts, f *EndpointFields) {
 	if c.AutomationTool == "" {
 		c.AutomationTool = firstMarker(launcherText(d, p), automationMarkers)
 	}
-	c.BuildOutput = buildOutputRe.MatchString(f.FilePath + "\n" + strings.Join(d.scalarStrs("filepath", "actionfilepath", "targetfilename", "processpath", "folderpath", "filefolder"), "\n"))
+	c.BuildOutput = buildOutputRe.MatchString(f.FilePath+"\n"+strings.Join(d.scalarStrs("filepath", "actionfilepath", "targetfilename", "processpath", "folderpath", "filefolder"), "\n")) ||
+		toolchainWriters[f.Parent] && sourceTreeRe.MatchString(f.FilePath)
 	c.MachineLearningOnly = machineLearningOnly(d)
 	c.BuildAgent = buildAgentRe.MatchString(p.ParentCommandLine + "\n" + p.ParentPath + "\n" + p.ParentName)
 	c.GroupPolicyScript = gpoScriptRe.MatchString(rawCmd+" "+f.FilePath) && (f.Parent == "userinit.exe" || f.Parent == "gpscript.exe" || f.Parent == "" || lolbins[f.Parent])
