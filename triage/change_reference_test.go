@@ -60,3 +60,21 @@ func TestNoChangeRecordValues(t *testing.T) {
 		}
 	}
 }
+
+// A change number in a previous sign-in or the account's history was
+// that event's change, not the alert's: a break-glass account's last
+// sanctioned use does not vouch for tonight's.
+func TestAnEarlierEventsChangeIsNotThisAlerts(t *testing.T) {
+	for _, raw := range []map[string]any{
+		{"lastPriorSignIn": map[string]any{"note": "Semi-annual break-glass validation, CHG0039921"}},
+		{"previous_login": map[string]any{"comment": "CHG0039921"}},
+		{"accountHistory": []any{map[string]any{"changeRecord": "CHG0039921"}}},
+	} {
+		if got := changeReference(newDoc(raw)); got != "" {
+			t.Errorf("%v: read change %q", raw, got)
+		}
+	}
+	if got := changeReference(newDoc(map[string]any{"note": "validation under CHG0039921", "lastPriorSignIn": map[string]any{"ip": "203.0.113.10"}})); got != "chg0039921" {
+		t.Errorf("the alert's own change was not read: %q", got)
+	}
+}

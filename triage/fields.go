@@ -31,6 +31,10 @@ type entry struct {
 	// own key last ("process.parent.commandline"), so that a reader can
 	// tell a parent's field from the process's own.
 	scope string
+	// aside is set when the entry describes another time or the
+	// subject's baseline (see asideKey and camelAsideKey): a previous
+	// sign-in's note.
+	aside bool
 }
 
 type doc struct {
@@ -38,6 +42,8 @@ type doc struct {
 	text    string // lowercased, whitespace-collapsed string leaves
 	compact string // text as normKey folds it; see compactText
 	folded  bool   // compact has been computed
+	own     string // text without aside entries; see ownText
+	ownDone bool   // own has been computed
 	// raw is the payload the entries were read from, for readers that
 	// need one object's fields together (see sideloadedLibrary).
 	raw map[string]any
@@ -50,6 +56,40 @@ func (d *doc) compactText() string {
 		d.compact, d.folded = normKey(d.text), true
 	}
 	return d.compact
+}
+
+// ownText is the doc's text (see doc.text) without the entries that
+// describe another time or the subject's baseline (see entry.aside):
+// what the alert says about its own event.
+func (d *doc) ownText() string {
+	if !d.ownDone {
+		var b strings.Builder
+		for _, e := range d.entries {
+			if !e.aside {
+				appendLeafText(&b, e.val)
+			}
+		}
+		d.own, d.ownDone = b.String(), true
+	}
+	return d.own
+}
+
+// appendLeafText writes v's text to b as doc.text holds it: a string, or
+// the strings of a list, each lowercased, collapsed and on a line of its
+// own, up to maxDocText.
+func appendLeafText(b *strings.Builder, v any) {
+	if s, ok := v.(string); ok && b.Len() < maxDocText {
+		appendCollapsed(b, strings.ToLower(s))
+		b.WriteByte('\n')
+	}
+	if arr, ok := v.([]any); ok {
+		for _, x := range arr {
+			if s, ok := x.(string); ok && b.Len() < maxDocText {
+				appendCollapsed(b, strings.ToLower(s))
+				b.WriteByte('\n')
+			}
+		}
+	}
 }
 
 // newDoc indexes raw breadth-first with sorted keys so that lookups are
@@ -65,8 +105,11 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 		path  []string
 		scope string
 		aside bool
+		// elsewhere marks entries as aside (entry.aside) without
+		// changing how the fields are named: camel-case aside keys.
+		elsewhere bool
 	}
-	queue := []node{{raw, 0, nil, "", false}}
+	queue := []node{{raw, 0, nil, "", false, false}}
 	for len(queue) > 0 && len(d.entries) < maxDocEntries {
 		n := queue[0]
 		queue = queue[1:]
@@ -78,11 +121,12 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 			for _, k := range sortedKeys(t) {
 				nk := normKey(k)
 				scope := n.scope + "." + nk
+				aside := n.aside || n.elsewhere || asideKey(k) || camelAsideKey(k)
 				if !n.aside {
-					d.entries = append(d.entries, entry{key: nk, val: t[k], depth: n.depth + 1, scope: scope})
+					d.entries = append(d.entries, entry{key: nk, val: t[k], depth: n.depth + 1, scope: scope, aside: aside})
 				}
 				for _, q := range qualifiedKeys(n.path, k) {
-					d.entries = append(d.entries, entry{key: q, val: t[k], depth: n.depth + 1, scope: scope})
+					d.entries = append(d.entries, entry{key: q, val: t[k], depth: n.depth + 1, scope: scope, aside: aside})
 				}
 				if skipSet[nk] {
 					continue
@@ -91,7 +135,7 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 				if parsed, ok := embeddedJSON(child); ok {
 					child = parsed
 				}
-				queue = append(queue, node{child, n.depth + 1, childPath(n.path, k), scope, n.aside || asideKey(k)})
+				queue = append(queue, node{child, n.depth + 1, childPath(n.path, k), scope, n.aside || asideKey(k), aside})
 			}
 			if name, val, ok := namedParameter(t); ok {
 				d.entries = append(d.entries, entry{key: name, val: val, depth: n.depth + 1, scope: n.scope + "." + name})
@@ -103,28 +147,17 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 			}
 		case []any:
 			for _, x := range t {
-				queue = append(queue, node{x, n.depth + 1, n.path, n.scope, n.aside})
+				queue = append(queue, node{x, n.depth + 1, n.path, n.scope, n.aside, n.elsewhere})
 			}
 		case []map[string]any:
 			for _, x := range t {
-				queue = append(queue, node{x, n.depth + 1, n.path, n.scope, n.aside})
+				queue = append(queue, node{x, n.depth + 1, n.path, n.scope, n.aside, n.elsewhere})
 			}
 		}
 	}
 	var b strings.Builder
 	for _, e := range d.entries {
-		if s, ok := e.val.(string); ok && b.Len() < maxDocText {
-			appendCollapsed(&b, strings.ToLower(s))
-			b.WriteByte('\n')
-		}
-		if arr, ok := e.val.([]any); ok {
-			for _, x := range arr {
-				if s, ok := x.(string); ok && b.Len() < maxDocText {
-					appendCollapsed(&b, strings.ToLower(s))
-					b.WriteByte('\n')
-				}
-			}
-		}
+		appendLeafText(&b, e.val)
 	}
 	d.text = b.String()
 	return d

@@ -90,6 +90,23 @@ func asideKey(raw string) bool {
 	return false
 }
 
+// camelAsideKey reports a camel-case key with an aside word among its
+// words (lastPriorSignIn, previousLogin), which keySegments keeps whole.
+// It only marks entries as aside (see entry.aside): the field names read
+// inside such objects stay as they were.
+func camelAsideKey(raw string) bool {
+	start := 0
+	for i := 1; i <= len(raw); i++ {
+		if i == len(raw) || raw[i] >= 'A' && raw[i] <= 'Z' && raw[i-1] >= 'a' && raw[i-1] <= 'z' {
+			if asideWords[strings.ToLower(raw[start:i])] {
+				return true
+			}
+			start = i
+		}
+	}
+	return false
+}
+
 // qualifiedKeys returns the extra names a field is known by: the trailing
 // joins of its path (parent segments plus its own), excluding the plain
 // normalised key, which the caller records already.

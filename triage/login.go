@@ -307,7 +307,7 @@ func privileged(cur *doc) string {
 	if v, ok := cur.boolean("isadmin", "admin", "privileged", "isprivileged", "privilegedaccount", "isprivilegeduser"); ok && v {
 		return "flagged as admin"
 	}
-	roles := lowerJoin(cur.strs("roles", "role", "groups", "memberof", "privileges", "adminroles", "directoryroles"))
+	roles := lowerJoin(cur.strs("roles", "role", "groups", "memberof", "privileges", "adminroles", "directoryroles", "directoryrolesofuser", "assignedroles", "userroles"))
 	if r := matchedTerms(roles, []string{"admin*", "administrator*", "domain admins", "global admin*", "root"}); len(r) > 0 {
 		return "role " + r[0]
 	}
@@ -318,6 +318,14 @@ func privileged(cur *doc) string {
 		}
 	}
 	return ""
+}
+
+// emergencyAccount reports a break-glass account by its name or display
+// name ("breakglass-01", "Emergency Access 01"): organisations name them
+// so, and watch every sign-in they make.
+func emergencyAccount(cur *doc) bool {
+	names := normKey(lowerJoin(cur.strs(append([]string{"userdisplayname", "displayname"}, userKeys...)...)))
+	return containsAnyTerm(names, "breakglass", "emergencyaccess", "emergencyadmin")
 }
 
 func mfaPassed(cur *doc, mfaText string) bool {

@@ -292,8 +292,11 @@ var changeReferenceRe = regexp.MustCompile(`(?i)\b(chg-?\d{3,}|cr-\d{4,})\b|\bch
 func changeReference(d *doc) string {
 	// The substring gate keeps the regexp off the many payloads that
 	// cannot match.
-	if containsAnyTerm(d.text, "chg", "cr-", "change ticket", "change request", "change record") {
-		if ref := changeReferenceRe.FindString(d.text); ref != "" {
+	// A previous sign-in's or the baseline's ticket was that event's
+	// change, not this one's.
+	text := d.ownText()
+	if containsAnyTerm(text, "chg", "cr-", "change ticket", "change request", "change record") {
+		if ref := changeReferenceRe.FindString(text); ref != "" {
 			return ref
 		}
 	}
@@ -311,7 +314,7 @@ var changeRecordKeys = []string{"changerecord", "changeticket", "changerequest",
 func changeRecordField(d *doc) string {
 	for _, e := range d.entries {
 		s, ok := e.val.(string)
-		if !ok || !containsAnyTerm(e.scope, changeRecordKeys...) {
+		if !ok || e.aside || !containsAnyTerm(e.scope, changeRecordKeys...) {
 			continue
 		}
 		if saysNoRecord(s) {

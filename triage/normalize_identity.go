@@ -169,7 +169,8 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 		f.UsualLocation = true
 	}
 	f.SelfService = containsAnyTerm(normKey(f.Event+" "+cur.str("category", "operationname", "activity")), "selfservice", "resetpassword", "updatepassword", "passwordchange", "factoractivate", "mfaregistration", "registersecurityinfo", "enrollfactor")
-	f.Admin = privileged(cur) != ""
+	f.EmergencyAccess = emergencyAccount(cur)
+	f.Admin = privileged(cur) != "" || f.EmergencyAccess
 	f.ServiceAccount = serviceAccount(f.User)
 	f.PasswordChanged = passwordChanged(cur)
 	// Reason codes come in snake case ("excessive_downloads").

@@ -162,6 +162,9 @@ type IdentityFields struct {
 	ExpectedTravel   bool `expr:"expected_travel" json:"expected_travel,omitempty"`
 	SelfService      bool `expr:"self_service" json:"self_service,omitempty"`
 	Admin            bool `expr:"admin" json:"admin,omitempty"`
+	// EmergencyAccess is set for a break-glass account, kept for outages
+	// and used by no one in the ordinary course (see emergencyAccount).
+	EmergencyAccess bool `expr:"emergency_access" json:"emergency_access,omitempty"`
 	// ServiceAccount is set for non-human accounts: service and
 	// automation accounts by naming convention, machine accounts.
 	ServiceAccount bool `expr:"service_account" json:"service_account,omitempty"`
