@@ -47,6 +47,11 @@ import (
 // fresh97 (an everyday queue on mainstream products) was written after
 // the round's last fix and joined the blind part unseen by rules and
 // model: 44 of 48 at first contact, taking the part to 123 of 144.
+//
+// fresh98 to fresh100 (three ordinary queues: a Microsoft shop,
+// best-of-breed vendors, mid-market products with SIEM relays and the
+// service's own webhook formats) joined the unseen part after scoring 40,
+// 41 and 46 of 48 at first contact (29, 34 and 29 with the rules alone).
 const (
 	rulesExactFloor  = 0.94
 	unseenExactFloor = 0.845
@@ -72,6 +77,7 @@ var partOf = map[string]string{
 	"fresh78": "unseen", "fresh79": "unseen", "fresh80": "unseen", "fresh81": "unseen", "fresh82": "unseen", "fresh83": "unseen",
 	"fresh84": "unseen", "fresh85": "unseen", "fresh86": "unseen", "fresh87": "unseen", "fresh88": "unseen", "fresh89": "unseen",
 	"fresh90": "unseen", "fresh91": "unseen", "fresh92": "unseen", "fresh93": "unseen", "fresh94": "unseen", "fresh95": "unseen", "fresh96": "unseen",
+	"fresh98": "unseen", "fresh99": "unseen", "fresh100": "unseen",
 	"fresh15": "blind", "fresh16": "blind", "fresh97": "blind",
 }
 
