@@ -159,8 +159,10 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	}
 	if f.LaterVerdict && f.ThreatType == "" {
 		// Defender for Office names the later verdict in the alert's
-		// title ("... containing malicious URL removed after delivery").
-		switch title := normKey(d.str("title", "alertname", "alertdisplayname")); {
+		// title ("... containing malicious URL removed after delivery"),
+		// the Management Activity API's alert record in its Name, and
+		// the purge itself in its operation (MalwareZap, PhishZap).
+		switch title := normKey(lowerJoin(d.scalarStrs("title", "alertname", "alertdisplayname")) + " " + d.str("name") + " " + d.str("op")); {
 		case containsAnyTerm(title, "maliciousurl", "phish"):
 			f.ThreatType = "phish"
 		case containsAnyTerm(title, "malware", "maliciousfile", "maliciousattachment"):

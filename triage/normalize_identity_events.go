@@ -122,6 +122,7 @@ func readIdentityEvents(f *IdentityFields, cur *doc, rule MailRuleFields) {
 		readApproverPlace(f, access.str("country", "countrycode"), approver.str("country", "countrycode"))
 	}
 	readDuoFactor(f, cur)
+	readAdaptiveTrust(f, cur)
 	readDeviceTrust(f, cur)
 	readOktaRisk(f, cur)
 	readRiskOutcome(f, cur)
@@ -176,6 +177,41 @@ func readDuoFactor(f *IdentityFields, cur *doc) {
 	case result == "success" && f.MFA == "" && (strings.Contains(factor, "push") || strings.Contains(factor, "passcode") || strings.Contains(factor, "phonecall") || strings.Contains(factor, "sms") || strings.Contains(factor, "webauthn") || strings.Contains(factor, "verifiedduopush")):
 		f.MFA = "passed"
 	}
+}
+
+// readAdaptiveTrust reads Duo's risk-based assessment of the
+// authentication (adaptive_trust_assessments). Its trust level runs the
+// other way from a risk level: LOW trust with a stated reason ("New
+// access IP; new access OS; unusual hour") is the provider rating the
+// sign-in risky, as a medium risk level says elsewhere; NORMAL trust is
+// low risk; a LOW level whose reason says the policy is off is no
+// assessment at all. The generic reading takes the assessment's
+// trust_level as a risk level, so this one replaces it unless the payload
+// states a risk level of its own.
+func readAdaptiveTrust(f *IdentityFields, cur *doc) {
+	assessments := cur.maps("adaptivetrustassessments")
+	if len(assessments) == 0 || cur.has("risklevel", "risklevelduringsignin", "risklevelaggregated") {
+		return
+	}
+	level := ""
+	for _, m := range assessments {
+		for _, v := range m {
+			a, ok := v.(map[string]any)
+			if !ok {
+				continue
+			}
+			trust, _ := a["trust_level"].(string)
+			reason, _ := a["reason"].(string)
+			reason = normKey(reason)
+			switch {
+			case strings.EqualFold(trust, "low") && reason != "" && !containsAnyTerm(reason, "notenabled", "disabled", "policyoff"):
+				level = "medium"
+			case strings.EqualFold(trust, "normal") && level == "":
+				level = "low"
+			}
+		}
+	}
+	f.RiskLevel = level
 }
 
 // readRiskOutcome reads how the identity provider closed the risk it
