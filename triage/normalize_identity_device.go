@@ -19,6 +19,10 @@ var (
 	// deviceStatedFlags are trust flags whose name is clear wherever a
 	// sign-in record files them, outside a device block too.
 	deviceStatedFlags = setOf("ismanaged", "managed", "iscompliant", "compliant", "devicemanaged")
+	// deviceStateKeys hold a device's trust, join type or compliance as
+	// a state (see deviceTrustStates).
+	deviceStateKeys = setOf("compliancestate", "compliancestatus", "devicecompliance", "trustlevel", "devicetrustlevel", "devicetrust",
+		"trusttype", "trustedendpointstatus")
 	// deviceTrustStates fold the states products give a device's trust,
 	// join type or compliance: true is trusted, false untrusted.
 	deviceTrustStates = map[string]bool{"compliant": true, "trusted": true, "managed": true, "hybridazureadjoined": true,
@@ -31,9 +35,21 @@ var (
 // states every trust flag false is an unmanaged device.
 func readDeviceTrust(f *IdentityFields, cur *doc) {
 	stated, trusted := false, false
+	// The sign-in's own device block speaks for it: a related sign-in's
+	// nested deeper (Entra's relatedInteractiveSignIn, the session that
+	// issued a replayed token) describes another device.
+	depth := -1
+	for _, e := range cur.entries {
+		if _, ok := e.val.(bool); ok && deviceTrustFlags[e.key] && (deviceScope(e) || deviceStatedFlags[e.key]) && (depth < 0 || e.depth < depth) {
+			depth = e.depth
+		}
+	}
 	for _, e := range cur.entries {
 		b, ok := e.val.(bool)
 		if !ok || !deviceScope(e) && !deviceStatedFlags[e.key] {
+			continue
+		}
+		if deviceTrustFlags[e.key] && e.depth > depth {
 			continue
 		}
 		switch {
@@ -44,9 +60,12 @@ func readDeviceTrust(f *IdentityFields, cur *doc) {
 			f.DeviceKnown = f.DeviceKnown || !f.DeviceNew
 		}
 	}
-	for _, s := range cur.strs("compliancestate", "compliancestatus", "devicecompliance", "trustlevel", "devicetrustlevel", "devicetrust",
-		"trusttype", "trustedendpointstatus") {
-		if t, ok := deviceTrustStates[normKey(s)]; ok {
+	for _, e := range cur.entries {
+		v, ok := e.val.(string)
+		if !ok || !deviceStateKeys[e.key] || depth >= 0 && e.depth > depth {
+			continue
+		}
+		if t, ok := deviceTrustStates[normKey(v)]; ok {
 			stated, trusted = true, trusted || t
 		}
 	}
