@@ -52,10 +52,24 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	case "dlp":
 		f.Data = readDataFields(d)
 	}
+	if family := fieldFamily(f.Shape, inc.IncidentType); (family == "dlp" || family == "") && sessionDownloadAlert(f.Alert) {
+		// A cloud-app session that downloaded in bulk (Defender for
+		// Cloud Apps' mass download) is judged by who held the session
+		// and from where, as a sign-in is.
+		signIn = signInView(inc.RawData)
+		f.Identity = readIdentity(signIn, d)
+	}
 	readInfrastructure(&f, inc.RawData, d, fieldFamily(f.Shape, inc.IncidentType))
 	f.MailRule = readMailRule(d)
 	f.Consent = readAppConsent(d)
 	return f, signIn
+}
+
+// sessionDownloadAlert reports an alert about a user's session
+// downloading in bulk, by its title or description ("Mass download by a
+// single user").
+func sessionDownloadAlert(a AlertFields) bool {
+	return bulkDownloadRe.MatchString(strings.ReplaceAll(strings.ToLower(a.Title), "_", " "))
 }
 
 // fieldFamily is the family whose fields are read: the detected shape, or
