@@ -22,3 +22,17 @@ func TestCorporateEgressIsReadFromTheSourceCategoryAndASN(t *testing.T) {
 		}
 	}
 }
+
+// A record that gives only the network's number (Google's login audit
+// networkInfo.ipAsn) is corporate egress when the number is a security
+// gateway's; another number is not.
+func TestCorporateEgressIsReadFromAGatewaysASNNumber(t *testing.T) {
+	for asn, want := range map[float64]bool{53813: true, 7922: false} {
+		raw := map[string]any{"actor": map[string]any{"email": "r.gupta@example.com"}, "ipAddress": "136.226.62.19",
+			"networkInfo": map[string]any{"ipAsn": []any{asn}, "regionCode": "US"},
+			"events":      []any{map[string]any{"type": "login", "name": "login_success"}}}
+		if got := normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity.CorporateEgress; got != want {
+			t.Errorf("AS%v: corporate egress %v, want %v", asn, got, want)
+		}
+	}
+}

@@ -147,7 +147,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	if loc := normKey(cur.str("networklocation", "networklocationdetails", "networktype", "namedlocationtype")); strings.Contains(loc, "trusted") || strings.Contains(loc, "corporate") {
 		f.KnownNetwork = true
 	}
-	if corporateEgress(cur, netText) {
+	if corporateEgress(cur, netText) || gatewayASNs[asnText(f.ASN)] {
 		f.CorporateEgress, f.KnownNetwork = true, true
 	}
 	travelRisk := riskCompact + " " + normKey(cur.str("title", "alertname", "searchname", "rulename"))
@@ -378,6 +378,11 @@ func readMFA(f *IdentityFields, cur *doc, riskCompact string) {
 // their own staff through; their egress addresses move around the world
 // with the gateway's nodes, the usual cause of false impossible travel.
 var corporateGateways = []string{"zscaler", "netskope", "forcepoint", "iboss", "menlo security", "prisma access", "umbrella secure internet gateway"}
+
+// gatewayASNs are the autonomous systems of those gateways' egress
+// nodes, for records that give the network's number alone: Zscaler
+// (53813, 62044) and Netskope (55256).
+var gatewayASNs = setOf("53813", "62044", "55256")
 
 // networkCategoryKeys name where a SIEM's asset or network lookup files the
 // category of a source address (src_category, ip_category).
