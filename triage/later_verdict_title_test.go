@@ -59,3 +59,21 @@ func TestDuoAdaptiveTrustIsARiskLevel(t *testing.T) {
 		t.Errorf("NORMAL trust: risk %q, want low", got)
 	}
 }
+
+// Microsoft's result for a submission, in its own field or the comment
+// its automation files, is the latest look at a purged or reported
+// message and outranks the evidence's engine verdict.
+func TestASubmissionResultIsTheLatestVerdict(t *testing.T) {
+	for text, want := range map[string]string{
+		"Admin submission result: Should not have been blocked (False positive). Messages released.": "false_positive",
+		"Microsoft analysis: Should have been blocked (Phish)":                                       "malicious",
+		"Reviewed with the user, waiting on the sender":                                              "suspicious",
+	} {
+		raw := map[string]any{"title": "Email messages containing malicious URL removed after delivery",
+			"comments": []any{map[string]any{"comment": text, "createdByDisplayName": "Automation"}},
+			"evidence": []any{map[string]any{"verdict": "suspicious", "subject": "Your year-end pay statement"}}}
+		if got := readAlert(newDoc(raw)).VendorVerdict; got != want {
+			t.Errorf("%q: vendor verdict %q, want %q", text, got, want)
+		}
+	}
+}

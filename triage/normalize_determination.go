@@ -17,9 +17,13 @@ import (
 // after a reclassification comes first, an analyst's resolution outranks the
 // engine's own confidence, which comes before a bare classification that
 // some products use for the threat type ("Malware") whatever the
-// confidence. A scan or sandbox result is not among them (see
-// positiveResultKeys).
+// confidence. A submission's result (Microsoft's analysis of a reported
+// or purged message) and a comment come before all: they are the latest
+// look, and a comment speaks only in a conclusion's own words ("False
+// positive", "Should not have been blocked"). A scan or sandbox result is
+// not among them (see positiveResultKeys).
 var verdictKeys = []string{
+	"submissionresult", "submissionverdict", "comment",
 	"currentdisposition", "currentverdict", "analystverdict", "analystdetermination", "determination", "determinationvalue", "investigationresult",
 	"resolutionstatus", "resolutionreason", "dispositionlabel", "closereason", "closurereason",
 	"workflowreason", "threatstatus", "confidencelevel", "confidenceindicator", "classification", "classificationreason", "verdict",
@@ -34,7 +38,7 @@ var verdictKeys = []string{
 var analysedVerdictKeys = setOf(
 	"analystverdict", "analystdetermination", "determination", "determinationvalue", "investigationresult",
 	"resolutionstatus", "resolutionreason", "classificationreason", "dispositionlabel", "closereason",
-	"closurereason", "workflowreason", "riskstate", "riskdetail",
+	"closurereason", "workflowreason", "riskstate", "riskdetail", "submissionresult", "submissionverdict", "comment",
 )
 
 // positiveResultKeys are the detonation and scan results read when no
@@ -197,6 +201,13 @@ func vendorVerdictOf(s string) string {
 	switch {
 	case k == "":
 		return ""
+	// Microsoft's result for an admin or user submission, filed in the
+	// alert's submission fields or its automation comment: "Should not
+	// have been blocked (False positive)", "Should have been blocked".
+	case strings.Contains(k, "shouldnothavebeenblocked"):
+		return "false_positive"
+	case strings.Contains(k, "shouldhavebeenblocked"):
+		return "malicious"
 	case benignDeterminations[k]:
 		return "false_positive"
 	case maliciousDeterminations[k]:
