@@ -565,8 +565,11 @@ func scannerSource(d *doc) bool {
 	if firstSubstring(strings.ToLower(d.str("httpuseragent", "useragent", "srcuseragent")), scannerUserAgents) != "" {
 		return true
 	}
-	// Firewalls and SIEMs name the source's user and host; the scanning
-	// account and appliance carry the scanner's name by convention.
-	source := lowerJoin(d.scalarStrs("srcuser", "sourceuser", "sourceusername", "srchostname", "sourcehostname", "srchost", "srcrole", "sourcerole", "sourcedevicehost", "srcdevicehost"))
+	// Firewalls, SIEMs and identity-threat products (Falcon Identity's
+	// source_account_name and source_endpoint_host_name) name the
+	// source's user and host; the scanning account and appliance carry
+	// the scanner's name by convention.
+	source := lowerJoin(d.scalarStrs("srcuser", "sourceuser", "sourceusername", "srchostname", "sourcehostname", "srchost", "srcrole", "sourcerole", "sourcedevicehost", "srcdevicehost",
+		"sourceaccountname", "sourceaccountupn", "sourceendpointhostname"))
 	return firstSubstring(source, scannerUserAgents) != "" || strings.Contains(source, "vulnscan")
 }

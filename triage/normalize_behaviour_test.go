@@ -122,6 +122,10 @@ func TestScannerSourceByAccountOrHostName(t *testing.T) {
 		{map[string]any{"source_dynamic_address_group": "DAG-Vulnerability-Scanners", "source_ip": "10.20.250.10"}, true},
 		{map[string]any{"source_device_host": "hal-nessus-01", "source_ip": "10.20.250.10"}, true},
 		{map[string]any{"source_dynamic_address_group": "DAG-Finance-Workstations", "source_device_host": "fin-ws-12"}, false},
+		// Falcon Identity names the source account and endpoint.
+		{map[string]any{"source_account_name": "svc-tenable", "source_endpoint_host_name": "CV-APP07"}, true},
+		{map[string]any{"source_account_name": "j.ortiz", "source_endpoint_host_name": "CV-NESSUS01"}, true},
+		{map[string]any{"source_account_name": "j.ortiz", "source_endpoint_host_name": "CV-WS112"}, false},
 	} {
 		if got := scannerSource(newDoc(tc.raw)); got != tc.want {
 			t.Errorf("scannerSource(%v) = %v, want %v", tc.raw, got, tc.want)
