@@ -52,10 +52,11 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	case "dlp":
 		f.Data = readDataFields(d)
 	}
-	if family := fieldFamily(f.Shape, inc.IncidentType); (family == "dlp" || family == "") && sessionDownloadAlert(f.Alert) {
+	if family := fieldFamily(f.Shape, inc.IncidentType); (family == "dlp" || family == "") && (sessionDownloadAlert(f.Alert) || privilegeGrantEvent(d)) {
 		// A cloud-app session that downloaded in bulk (Defender for
-		// Cloud Apps' mass download) is judged by who held the session
-		// and from where, as a sign-in is.
+		// Cloud Apps' mass download), or a directory audit record of a
+		// role handed out, is judged by who acted and from where, as a
+		// sign-in is.
 		signIn = signInView(inc.RawData)
 		f.Identity = readIdentity(signIn, d)
 	}
@@ -70,6 +71,13 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 // single user").
 func sessionDownloadAlert(a AlertFields) bool {
 	return bulkDownloadRe.MatchString(strings.ReplaceAll(strings.ToLower(a.Title), "_", " "))
+}
+
+// privilegeGrantEvent reports a directory audit record whose operation
+// hands out a role (see privilegeGrantEvents).
+func privilegeGrantEvent(d *doc) bool {
+	names := normKey(lowerJoin(d.scalarStrs("activitydisplayname", "operationname", "eventtype", "operation")))
+	return firstSubstring(names, privilegeGrantEvents) != ""
 }
 
 // fieldFamily is the family whose fields are read: the detected shape, or
@@ -122,6 +130,9 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	f.ScriptedClient = f.ScriptedClient || scriptedClient(d)
 	f.LeakedCredentials = f.LeakedCredentials || containsAnyTerm(d.compactText(), "leakedcredentials", "passwordleak", "breachedcredential", "breachedpassword", "leakedpassword")
 	readCorrelatedContext(&f, signIn)
+	if f.PrivilegeGrant {
+		readRoleGrant(&f, d)
+	}
 	readReportsAndTokens(&f, d)
 	readOutcomeWording(&f, cur)
 	readFamiliarity(&f, cur)

@@ -137,7 +137,7 @@ func readIdentityEvents(f *IdentityFields, cur *doc, rule MailRuleFields) {
 	if firstSubstring(names, accountTamperEvents) != "" || firstSubstring(names, mailRuleEvents) != "" && !rule.harmless() {
 		f.AccountTamper = true
 	}
-	if firstSubstring(names, privilegeGrantEvents) != "" || cur.has("chainprivilegegrant") {
+	if firstSubstring(names+" "+normKey(cur.str("activitydisplayname", "operationname")), privilegeGrantEvents) != "" || cur.has("chainprivilegegrant") {
 		f.PrivilegeGrant = true
 	}
 	f.SessionFactorEnrolled = cur.has("chainfactorenrolled")
@@ -255,4 +255,35 @@ func passwordAccepted(cur *doc, code int) bool {
 		}
 	}
 	return false
+}
+
+// topRoleTerms name, as normKey folds them, the roles that rule a whole
+// tenant or account.
+var topRoleTerms = []string{"superadmin", "superadministrator", "globaladmin", "globaladministrator", "companyadministrator",
+	"orgadmin", "organizationadministrator", "privilegedroleadministrator", "exchangeadministrator", "securityadministrator",
+	"administratoraccess"}
+
+// grantApprovalTerms are how identity governance records that a grant
+// was approved: an access request approved, an access package assigned
+// through its approval stages, a Privileged Identity Management
+// activation.
+var grantApprovalTerms = []string{"accessrequestapproved", "approvedby", "accesspackageassignment", "pimactivation",
+	"activatedinpim", "roleactivation", "approvalstageapproved"}
+
+// grantedRoleKeys are where providers name the role a grant handed out
+// (Okta's privilegeGranted, Entra's Role.DisplayName, role names and
+// templates elsewhere).
+var grantedRoleKeys = []string{"privilegegranted", "roledisplayname", "roledefinitionname", "rolename", "grantedrole", "roletemplatename", "newrole"}
+
+// readRoleGrant reads what a privilege grant handed out and whether
+// anything records its approval, from the whole payload d. The granted
+// role is read from the fields that name it when the payload has them,
+// so the granting administrator's own roles do not count.
+func readRoleGrant(f *IdentityFields, d *doc) {
+	roles := lowerJoin(d.strs(grantedRoleKeys...))
+	if roles == "" {
+		roles = d.ownText()
+	}
+	f.TopRoleGranted = containsAnyTerm(normKey(roles), topRoleTerms...)
+	f.GrantApproved = containsAnyTerm(normKey(d.ownText()), grantApprovalTerms...)
 }

@@ -251,6 +251,13 @@ type IdentityFields struct {
 	// granted, an API token created (Okta privilege grants, Entra "Add
 	// member to role", Google role assignments).
 	PrivilegeGrant bool `expr:"privilege_grant" json:"privilege_grant,omitempty"`
+	// TopRoleGranted is set when the privilege handed out is one that
+	// rules the whole tenant (Okta Super Administrator, Entra Global or
+	// Privileged Role Administrator, AWS AdministratorAccess).
+	TopRoleGranted bool `expr:"top_role_granted" json:"top_role_granted,omitempty"`
+	// GrantApproved is set when the payload records the grant's approval:
+	// an approved access request or access package, a PIM activation.
+	GrantApproved bool `expr:"grant_approved" json:"grant_approved,omitempty"`
 	// SessionFactorEnrolled is set when, in the events around the sign-in,
 	// the same user enrolled a new second factor from the same address.
 	SessionFactorEnrolled bool `expr:"session_factor_enrolled" json:"session_factor_enrolled,omitempty"`
