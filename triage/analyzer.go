@@ -108,6 +108,8 @@ type signal struct {
 	// observed (its reported severity, how many observables it carries, a
 	// hash to hunt): it weighs like any other, but is no red flag.
 	context bool
+	// dualUse marks a finding about a dual-use tool (see Rule.DualUse).
+	dualUse bool
 }
 
 // evidence accumulates signals in the order the rules are evaluated. Rules

@@ -27,6 +27,7 @@ func applyRules(kind string, a Analysis, f Fields, hits []ruleHit) Analysis {
 	return rescore(kind, a, func(ev *evidence) bool {
 		for _, h := range hits {
 			ev.addGrouped(h.rule.Group, h.rule.Weight, "%s", h.describe())
+			ev.signals[len(ev.signals)-1].dualUse = h.rule.DualUse
 			ev.resolved = ev.resolved || h.rule.Resolves
 			ev.explained = ev.explained || h.rule.Explains
 			ev.exercise = ev.exercise || h.rule.Explains && h.rule.Group == testingGroup

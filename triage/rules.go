@@ -49,6 +49,12 @@ type Rule struct {
 	// not called benign, by the rules' score or the word model, unless a
 	// resolving rule judged the red flags (see guardCritical).
 	KeepsOpen bool `yaml:"keeps_open"`
+	// DualUse marks a malicious rule whose finding is a dual-use tool
+	// used where policy does not expect it (a remote-administration tool
+	// a user ran, a tunnel to a public relay): products rate such tools
+	// high for their class, so the product's rating is not added on such
+	// findings alone (see applyVendorRating).
+	DualUse bool `yaml:"dual_use"`
 	// Group names the underlying fact the rule reads when other rules (or
 	// the analyzer's own signals) read it too: of the fired members of a
 	// group only the strongest counts on each side, so one encoded command
@@ -183,6 +189,9 @@ func (r *Rule) compile() error {
 	}
 	if r.KeepsOpen && r.Weight < 0 {
 		return errors.New("only a malicious (positive) rule can keep an alert open")
+	}
+	if r.DualUse && r.Weight < 0 {
+		return errors.New("only a malicious (positive) rule can read a dual-use tool")
 	}
 	for _, k := range r.Kinds {
 		if !validKinds[k] {

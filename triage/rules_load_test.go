@@ -33,6 +33,7 @@ func TestLoadRulesRejectsInvalid(t *testing.T) {
 		"bad group":         "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n    group: Rented-Network\n",
 		"explains alone":    "rules:\n  - id: x.bad\n    when: true\n    weight: -0.5\n    explains: true\n    explanation: e\n",
 		"benign keeps open": "rules:\n  - id: x.bad\n    when: true\n    weight: -0.5\n    keeps_open: true\n    explanation: e\n",
+		"benign dual use":   "rules:\n  - id: x.bad\n    when: true\n    weight: -0.5\n    dual_use: true\n    explanation: e\n",
 		"duplicate id":      "rules:\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n  - id: x.bad\n    when: true\n    weight: 0.1\n    explanation: e\n",
 	}
 	for name, src := range tests {

@@ -17,7 +17,10 @@ const vendorRatingExplainedBy = 0.2
 // flags away. So the rating is added as evidence to a suspicious verdict
 // that at least one red flag supports (a finding of substance, not the
 // alert's own severity or its observables) and no benign evidence
-// tempers, and the verdict is classified again: it can only rise. It
+// tempers, and the verdict is classified again: it can only rise. It is
+// not added when a finding is about a dual-use tool (see Rule.DualUse):
+// the rating of a remote-administration tool is the tool's class, and
+// the tool's own traits (run from Downloads) say no more. It
 // applies to endpoint and other detections (the malware and generic
 // kinds); phishing and sign-in verdicts are left alone, since there a high
 // rating often sits on failed attempts or bulk mail.
@@ -30,6 +33,9 @@ func applyVendorRating(kind string, a Analysis, f Fields) Analysis {
 		flagged := false
 		for i, c := range ev.counted() {
 			if c <= -vendorRatingExplainedBy {
+				return false
+			}
+			if c > 0 && ev.signals[i].dualUse {
 				return false
 			}
 			flagged = flagged || (c >= substantive && !ev.signals[i].context)

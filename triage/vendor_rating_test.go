@@ -48,3 +48,22 @@ func TestVendorRatingNeedsARedFlag(t *testing.T) {
 		t.Fatalf("rating added with no red flag: %s", a.Verdict.Reasoning)
 	}
 }
+
+// A product's high rating of a remote-administration tool a user ran is
+// the tool's class, not an attack: it is not added on that finding and
+// the tool's own traits (run from Downloads).
+func TestVendorRatingSkipsADualUseTool(t *testing.T) {
+	ev := &evidence{label: "Malware"}
+	ev.add(0.15, "code runs from a user-writable location")
+	ev.addGrouped("", 0.15, "Rule endpoint.admin_tool_by_user: a remote-administration tool ran outside an administrator's hands")
+	ev.signals[len(ev.signals)-1].dualUse = true
+	a := buildAnalysis(ev, ClassSuspicious, "suspicious_activity", nil)
+	if got := applyVendorRating(kindMalware, a, Fields{Severity: 3}); got.Verdict.Classification != ClassSuspicious || strings.Contains(got.Verdict.Reasoning, "rated it") {
+		t.Fatalf("the rating was added to a dual-use tool: %s", got.Verdict.Reasoning)
+	}
+	for _, r := range BuiltinRules().Rules() {
+		if r.ID == "endpoint.admin_tool_by_user" && !r.DualUse {
+			t.Error("endpoint.admin_tool_by_user should read a dual-use tool")
+		}
+	}
+}
