@@ -67,7 +67,8 @@ func analyzeLogin(raw map[string]any, f IdentityFields) Analysis {
 		ev.add(0.30, "the login came through the Tor anonymity network")
 		anonymised = "tor"
 	} else if why := anonymisingInfra(cur, netText, riskCompact); why != "" {
-		ev.add(0.15, "the login came from anonymising or hosting infrastructure (%s)", why)
+		// The network rules read the same fact (see their group).
+		ev.addGrouped("unfamiliar_network", 0.15, "the login came from anonymising or hosting infrastructure (%s)", why)
 		anonymised = why
 	}
 
