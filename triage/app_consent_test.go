@@ -54,3 +54,18 @@ func TestConsentPhishLink(t *testing.T) {
 		}
 	}
 }
+
+// Enrichment that says there were no consents is no consent: a sign-in
+// record noting "no app consents" in the last day does not read as an
+// application grant.
+func TestANegatedConsentIsNoConsent(t *testing.T) {
+	signIn := map[string]any{"appDisplayName": "Microsoft Outlook", "userPrincipalName": "a.berg@example.com",
+		"context": "compliant since 2024-01; audit logs 24h: no security info changes, no app consents, no inbox rules"}
+	if readAppConsent(newDoc(signIn)).Present {
+		t.Error("a negated consent read as a grant")
+	}
+	grant := map[string]any{"activityDisplayName": "Consent to application", "targetResources": []any{map[string]any{"displayName": "Mail Sync Pro"}}}
+	if !readAppConsent(newDoc(grant)).Present {
+		t.Error("a consent event was not read")
+	}
+}

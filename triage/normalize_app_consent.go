@@ -58,13 +58,34 @@ var (
 var consentMarkers = []string{"consenttoapplication", "oauthconsent", "consentgranted", "appconsent", "oauth2permissiongrant",
 	"delegatedpermissiongrant", "illicitconsent", "consentaction"}
 
+// consentMarked reports a consent marker in compact text that is not
+// negated right before it: enrichment noting "no app consents" in the
+// last day is no consent.
+func consentMarked(compact string) bool {
+	for _, m := range consentMarkers {
+		for off := 0; off < len(compact); {
+			i := strings.Index(compact[off:], m)
+			if i < 0 {
+				break
+			}
+			start := off + i
+			before := compact[max(0, start-7):start]
+			if !strings.HasSuffix(before, "no") && !strings.HasSuffix(before, "not") && !strings.HasSuffix(before, "without") {
+				return true
+			}
+			off = start + len(m)
+		}
+	}
+	return false
+}
+
 // readAppConsent reads a consent grant the alert reports.
 func readAppConsent(d *doc) AppConsentFields {
 	// Google Workspace files a grant as the token application's
 	// "authorize" event.
 	googleGrant := slices.ContainsFunc(d.scalarStrs("applicationname"), func(s string) bool { return strings.EqualFold(s, "token") }) &&
 		containsAnyTerm(normKey(lowerJoin(d.scalarStrs("name", "eventname"))), "authorize")
-	if !googleGrant && firstSubstring(d.compactText(), consentMarkers) == "" {
+	if !googleGrant && !consentMarked(d.compactText()) {
 		return AppConsentFields{}
 	}
 	f := AppConsentFields{Present: true, App: appDisplayName(d)}
