@@ -209,7 +209,31 @@ var shellServiceRe = regexp.MustCompile(`(cmd(\.exe)?|%comspec%)"?\s+(/q\s+)?/c\
 
 var adminGroupAddRe = regexp.MustCompile(`net1?(\.exe)?\s+(localgroup|group)\s+"?(administrators|domain admins|enterprise admins)"?\s+\S+.*\s/add\b|add-(localgroupmember|adgroupmember)\s.*(administrators|domain admins)`)
 
-var reverseShellRe = regexp.MustCompile(`/dev/(tcp|udp)/[^\s/]+/\d+|\b(nc|ncat|netcat)(\.exe)?\s.*\s-(e|c)\s|socat\s.*exec:|pty\.spawn\(|\bsh\s+-i\b.*[<>]&|net\.sockets\.tcpclient|fsockopen\(`)
+var reverseShellRe = regexp.MustCompile(`\b(nc|ncat|netcat)(\.exe)?\s.*\s-(e|c)\s|socat\s.*exec:|pty\.spawn\(|\bsh\s+-i\b.*[<>]&|net\.sockets\.tcpclient|fsockopen\(`)
+
+// devSocketRe finds bash's network pseudo-device, and shellOnSocketRe a
+// shell's input or output duplicated onto a descriptor (">& /dev/tcp/...
+// 0>&1", "<&5"): together they are a reverse shell. The device alone
+// opens a socket, which health checks and readiness probes do to see that
+// a port answers ("timeout 3 bash -c '</dev/tcp/db/5432'", "exec
+// 3<>/dev/tcp/127.0.0.1/6432").
+var (
+	devSocketRe     = regexp.MustCompile(`/dev/(tcp|udp)/[^\s/]+/\d+`)
+	shellOnSocketRe = regexp.MustCompile(`[<>]&|\bsh\s+-i\b|\bbash\s+-i\b`)
+)
+
+// reverseShell reports a reverse shell in commands or, when no command
+// shows a socket opened only to probe a port, in the sensor's own name
+// for the detection (GuardDuty's Execution:Runtime/ReverseShell).
+func reverseShell(commands, text string) bool {
+	if reverseShellRe.MatchString(commands) {
+		return true
+	}
+	if devSocketRe.MatchString(commands) {
+		return shellOnSocketRe.MatchString(commands)
+	}
+	return containsAnyTerm(text, "reverse shell", "reverseshell", "reverse_shell")
+}
 
 // packedInlineScriptRe finds a script interpreter told to run code it
 // first decodes or decompresses from its own arguments: Python's
@@ -273,7 +297,7 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	commands := p.Commands + "\n" + f.CommandLine + "\n" + f.Context.DecodedCommand
 	// The sensor's own name for the behaviour counts too (GuardDuty's
 	// Execution:Runtime/ReverseShell, EDR detections titled so).
-	b.ReverseShell = reverseShellRe.MatchString(commands) || containsAnyTerm(d.text, "reverse shell", "reverseshell", "reverse_shell")
+	b.ReverseShell = reverseShell(commands, d.text)
 	// XDR products put the shell as the actor and the command it ran as
 	// the action, so the server is then the grandparent.
 	b.ServerSpawnsShell = serverRuntimes[f.Parent] && shells[f.Process] || serverRuntimes[p.GrandparentName] && shells[f.Parent]
