@@ -42,3 +42,25 @@ func TestAnODataAnnotationIsNoTitle(t *testing.T) {
 		t.Errorf("title %q", a.Title)
 	}
 }
+
+// A raw security event 4662 that exercises a secret-reading replication
+// right is a DCSync by whoever is not a domain controller's own machine
+// account, even with no detection's name around it.
+func TestReplicationRightsInAWindowsEventAreADCSync(t *testing.T) {
+	event := func(account string) map[string]any {
+		return map[string]any{"EventID": float64(4662), "Activity": "4662 - An operation was performed on an object.",
+			"SubjectUserName": account, "Computer": "DC01.example.local",
+			"Properties": "%%7688 {1131f6ad-9c07-11d1-f79f-00c04fc2dcd2} {1131f6aa-9c07-11d1-f79f-00c04fc2dcd2} {19195a5b-6da0-11d0-afd3-00c04fd930c9}"}
+	}
+	if got := firedRules(kindGeneric, Fields{Alert: readAlert(newDoc(event("svc_sqlrpt")))}); !got["alert.directory_secrets_theft"] {
+		t.Errorf("a service account's replication: fired %v", got)
+	}
+	if readAlert(newDoc(event("DC02$"))).Techniques != nil {
+		t.Error("a domain controller replicating is not a DCSync")
+	}
+	other := event("svc_sqlrpt")
+	other["EventID"] = float64(4624)
+	if readAlert(newDoc(other)).Techniques != nil {
+		t.Error("another event naming the GUIDs is not a replication request")
+	}
+}

@@ -402,6 +402,9 @@ func readAlert(d *doc) AlertFields {
 			a.Techniques = append(a.Techniques, s)
 		}
 	}
+	if !seen["T1003.006"] && replicationRightsUsed(d) {
+		a.Techniques = append(a.Techniques, "T1003.006")
+	}
 	sort.Strings(a.Techniques)
 	a.DirectorySync = directorySyncReplication(a, d.text)
 	a.ChangeReference = changeReference(d)

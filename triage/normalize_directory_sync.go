@@ -3,6 +3,8 @@ package triage
 import (
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Entra Connect (formerly Azure AD Connect) synchronises password hashes
@@ -43,4 +45,27 @@ func directorySyncReplication(a AlertFields, text string) bool {
 		return false
 	}
 	return !krbtgtRequested.MatchString(text) || krbtgtDenied.MatchString(text)
+}
+
+// replicationRightGUIDs are the control access rights a directory
+// replication request exercises to read secrets: DS-Replication-Get-
+// Changes-All and DS-Replication-Get-Changes-In-Filtered-Set.
+var replicationRightGUIDs = []string{"1131f6ad-9c07-11d1-f79f-00c04fc2dcd2", "89e95b76-444d-4c62-991a-0facbeda640c"}
+
+// replicationRightsUsed reports a Windows security event 4662 (an
+// operation on a directory object) whose properties exercise a
+// secret-reading replication right, by an account other than a domain
+// controller's own machine account (NAME$): the raw event behind every
+// DCSync detection, forwarded by a SIEM without a detection's name.
+// directorySyncReplication still excuses Entra Connect's connector.
+func replicationRightsUsed(d *doc) bool {
+	id := d.str("eventid", "eventcode", "winlogeventid", "eventidentifier")
+	if n, ok := d.number("eventid", "eventcode", "winlogeventid", "eventidentifier"); ok && id == "" {
+		id = strconv.Itoa(int(n))
+	}
+	if id != "4662" || firstSubstring(d.text, replicationRightGUIDs) == "" {
+		return false
+	}
+	account := strings.TrimSpace(d.str("subjectusername", "subjectaccount", "accountname", "username", "account"))
+	return account != "" && !strings.HasSuffix(account, "$")
 }
