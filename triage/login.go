@@ -21,7 +21,7 @@ var previousLoginKeys = []string{
 }
 
 var (
-	countryKeys   = []string{"country", "countrycode", "countryname", "countryorregion", "geocountry", "srccountry"}
+	countryKeys   = []string{"country", "countrycode", "countryname", "countryorregion", "geocountry", "srccountry", "sourceregion"}
 	timeKeys      = []string{"timestamp", "time", "eventtime", "logintime", "signintime", "createddatetime", "createdat", "published", "datetime", "occurredat"}
 	riskListKeys  = []string{"riskeventtypes", "riskeventtypesv2", "riskevents", "riskdetections", "riskreasons", "riskeventtype", "risks", "reasons", "reason", "detections", "alerts", "tags", "labels", "riskdetail"}
 	networkKeys   = []string{"network", "iptype", "networktype", "asntype", "connectiontype", "proxytype", "anonymizer", "anonymizertype", "threatcategory", "iptags", "ipcategory", "usagetype", "networkcategory"}

@@ -198,6 +198,8 @@ var formatProbes = []formatProbe{
 	{"fortigate_vpn", "identity", []string{"remip", "tunneltype"}},
 	{"duo", "identity", []string{"accessdevice", "factor"}},
 	{"duo", "identity", []string{"surfacedauth"}},
+	{"jumpcloud_insights", "identity", []string{"initiatedby", "clientip", "eventtype", "success"}},
+	{"globalprotect", "identity", []string{"publicip", "privateip", "stage", "authmethod"}},
 	{"jamf_protect", "endpoint", []string{"caid", "match", "eventtype"}},
 	{"crowdstrike", "endpoint", []string{"behaviors", "device"}},
 	{"crowdstrike", "endpoint", []string{"detectid"}},

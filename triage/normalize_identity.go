@@ -230,6 +230,11 @@ func readWindowsLogon(f *IdentityFields, cur *doc) {
 // not one: a SIEM's count named for the source ("distinct users failed
 // same src 60m") can be indexed under the same short name.
 func sourceAddress(cur *doc) string {
+	// A VPN record names the tunnel's private address beside the public
+	// one the client came from (GlobalProtect's public_ip).
+	if s := strings.TrimSpace(cur.str("publicip")); s != "" {
+		return s
+	}
 	for _, s := range cur.strs("ipaddress", "clientip", "sourceip", "srcip", "callerip", "ip", "src", "remoteip", "remip", "accessingip", "accessip", "failedlogonsrcips", "srcips", "sourceips") {
 		if s = strings.TrimSpace(s); s != "" && strings.Trim(s, "0123456789") != "" {
 			return s
@@ -371,6 +376,10 @@ func readMFA(f *IdentityFields, cur *doc, riskCompact string) {
 		if f.MFA == "" {
 			f.MFA = "not_required"
 		}
+	}
+	// JumpCloud states whether the login used MFA as a flag.
+	if v, ok := cur.boolean("mfa", "mfaused", "usedmfa"); ok && !v && f.MFA == "" {
+		f.SingleFactor, f.MFA = true, "not_required"
 	}
 }
 
