@@ -37,3 +37,25 @@ func TestABreakGlassSignInIsNeverRoutine(t *testing.T) {
 		t.Errorf("from the organisation's network fired %v", got)
 	}
 }
+
+// An administrator's password-only sign-in is raised when nothing vouches
+// for the device, whether the record calls it unmanaged or says nothing
+// of it, and not from a managed or known device.
+func TestAnAdminsPasswordOnlySignInNeedsAVouchedDevice(t *testing.T) {
+	base := IdentityFields{Admin: true, Result: "success", SingleFactor: true, MFA: "not_required"}
+	for name, tt := range map[string]struct {
+		edit func(*IdentityFields)
+		want bool
+	}{
+		"device not stated": {func(*IdentityFields) {}, true},
+		"unmanaged device":  {func(f *IdentityFields) { f.DeviceUnmanaged = true }, true},
+		"managed device":    {func(f *IdentityFields) { f.DeviceManaged = true }, false},
+		"known device":      {func(f *IdentityFields) { f.DeviceKnown = true }, false},
+	} {
+		f := base
+		tt.edit(&f)
+		if got := firedRules(kindLogin, Fields{Identity: f})["identity.admin_password_only_unmanaged"]; got != tt.want {
+			t.Errorf("%s: fired %v, want %v", name, got, tt.want)
+		}
+	}
+}
