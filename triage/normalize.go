@@ -429,7 +429,7 @@ func readAlert(d *doc) AlertFields {
 func foregroundText(d *doc, text string) string {
 	for _, desc := range d.strs("description", "detectdescription") {
 		if bg := withoutBackground(desc); bg != desc {
-			text = strings.Replace(text, strings.ToLower(desc), strings.ToLower(bg), 1)
+			text = strings.ReplaceAll(text, strings.ToLower(desc), strings.ToLower(bg))
 		}
 	}
 	return text

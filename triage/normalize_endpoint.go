@@ -93,7 +93,7 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	f.Encoded = encodedPowerShell(all) != "" || containsAnyTerm(f.CommandLine, "-enc ", "frombase64string", "[char]", "iex(", "iex (", "invoke-expression", "^p^o^w", "-w hidden", "-windowstyle hidden") ||
 		f.Behaviour.PackedScript
 	_, f.ShadowDelete = shadowCopyDeletion(d.text)
-	f.CredentialDump, f.EngineReadsLsass = lsassRead(d.text)
+	f.CredentialDump, f.EngineReadsLsass = lsassRead(foregroundText(d, d.text))
 	if n, ok := d.number("filesrenamed", "renamedfiles", "filesencrypted", "encryptedfiles", "modifiedfiles", "filesmodified"); ok && n >= 100 {
 		f.MassRename = true
 	} else if affirmedPhrase(d.text, "mass file rename", "mass rename", "files encrypted", "ransom note", "file encryption activity", "mass file modification") != "" {
