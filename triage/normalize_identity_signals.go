@@ -66,6 +66,9 @@ func readOutcomeWording(f *IdentityFields, d *doc) {
 // the user's own: an address flagged as seen for the user before or seen
 // on many recent days, a device described as company-owned or managed.
 func readFamiliarity(f *IdentityFields, d *doc) {
+	if usualAddress(f.SourceIP, d) {
+		f.KnownNetwork = true
+	}
 	for _, e := range d.entries {
 		if containsAnyTerm(e.key, "device", "country", "countr", "city", "location", "app") {
 			continue
@@ -105,6 +108,30 @@ func reportedNearby(reporterCountry string, d *doc) bool {
 		}
 		if place, ok := e.val.(string); ok && place != "" {
 			return strings.EqualFold(strings.TrimSpace(place), home) || strings.HasSuffix(strings.ToLower(place), ", "+home)
+		}
+	}
+	return false
+}
+
+// usualAddressWords name a list of the addresses an account usually or
+// knowingly signs in from, as normKey folds its key (usualPublicIPs,
+// known_ips, baseline_source_addresses).
+var usualAddressWords = []string{"usual", "known", "baseline", "typical", "trusted", "frequent"}
+
+// usualAddress reports whether ip is among the addresses the payload
+// lists as the account's usual ones.
+func usualAddress(ip string, d *doc) bool {
+	if ip == "" {
+		return false
+	}
+	for _, e := range d.entries {
+		if !containsAnyTerm(e.key, usualAddressWords...) || !containsAnyTerm(e.key, "ip", "address") || containsAnyTerm(e.key, "country", "city") {
+			continue
+		}
+		for _, s := range appendLeafStrings(nil, e.val, 0) {
+			if strings.TrimSpace(s) == ip {
+				return true
+			}
 		}
 	}
 	return false
