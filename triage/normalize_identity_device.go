@@ -21,7 +21,7 @@ var (
 	deviceStatedFlags = setOf("ismanaged", "managed", "iscompliant", "compliant", "devicemanaged")
 	// deviceStateKeys hold a device's trust, join type or compliance as
 	// a state (see deviceTrustStates).
-	deviceStateKeys = setOf("compliancestate", "compliancestatus", "devicecompliance", "trustlevel", "devicetrustlevel", "devicetrust",
+	deviceStateKeys = setOf("compliancestate", "compliancestatus", "devicecompliance", "posturestatus", "trustlevel", "devicetrustlevel", "devicetrust",
 		"trusttype", "trustedendpointstatus")
 	// deviceTrustStates fold the states products give a device's trust,
 	// join type or compliance: true is trusted, false untrusted.

@@ -27,3 +27,15 @@ func TestARelatedSignInsDeviceIsNotThisOnes(t *testing.T) {
 		t.Error("with no device block of its own, the only one stated still counts")
 	}
 }
+
+// A network access server's posture assessment (Cisco ISE PostureStatus)
+// states the device's compliance like a device block does.
+func TestAPostureAssessmentStatesTheDevicesCompliance(t *testing.T) {
+	for posture, managed := range map[string]bool{"Compliant": true, "NonCompliant": false} {
+		raw := map[string]any{"UserName": "k.tanabe", "Calling-Station-ID": "198.51.100.19", "message_text": "Authentication succeeded", "PostureStatus": posture}
+		id := normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
+		if id.DeviceManaged != managed {
+			t.Errorf("posture %s: managed %v, want %v", posture, id.DeviceManaged, managed)
+		}
+	}
+}
