@@ -47,6 +47,11 @@ var consumerCloudStorage = []string{"mega.nz", "mega.co.nz", "mega.io", "pcloud.
 // syncTools are command-line tools that copy whole folders to remote storage.
 var syncToolRe = regexp.MustCompile(`(?i)\b(rclone|megacmd|mega-put|megasync|restic)\b|\scopy\s+\S+\s+[a-z0-9_-]+:[^\\/\s]*\s.*--(config|transfers)`)
 
+// uploadClientRe finds an HTTP client sending a file: curl's form, upload
+// and binary-body options, PowerShell's web cmdlets with a file or form
+// body.
+var uploadClientRe = regexp.MustCompile(`(?i)\bcurl(\.exe)?\s[^\n]*(\s-F\s|--form\s|\s-T\s|--upload-file\s|--data-binary\s+"?@)|invoke-(webrequest|restmethod)[^\n]*\s-(infile|form)\b`)
+
 // downloadThenRunRe finds one command that fetches a file and runs it as
 // code: curl or certutil or bitsadmin writing a file, then rundll32,
 // regsvr32, msiexec or the file itself.
@@ -104,7 +109,7 @@ func readEndpointProvenance(d *doc, p processFacts, f *EndpointFields) {
 	if orig := baseName(d.str("originalfilename", "originalname", "peoriginalfilename", "fileoriginalname")); orig != "" && dualUseTools[orig] && f.Process != "" && bitless(f.Process) != bitless(orig) {
 		b.Masquerade = orig
 	}
-	if syncToolRe.MatchString(all) || b.Masquerade == "rclone.exe" {
+	if syncToolRe.MatchString(all) || uploadClientRe.MatchString(all) || b.Masquerade == "rclone.exe" {
 		if host := firstSubstring(all, consumerCloudStorage); host != "" {
 			b.CloudExfil = host
 		}
