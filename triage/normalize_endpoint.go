@@ -52,7 +52,7 @@ var hostNameKeys = []string{"hostnamefield", "hostname", "computername", "device
 func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 	p := readProcessFacts(d)
 	f := EndpointFields{
-		Host:        d.str(hostNameKeys...),
+		Host:        d.scalarStr(hostNameKeys...),
 		User:        d.str("username", "user", "accountname", "processuser", "initiatingprocessaccountname", "userprincipalname", "user_name"),
 		CommandLine: strings.ToLower(p.CommandLine),
 		FilePath:    p.Path,
