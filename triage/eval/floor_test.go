@@ -43,6 +43,9 @@ import (
 // 3429 of 3984 (86.1%) to 3549 of 4176 (84.99%). The folders that were
 // there before lost 8 cases net to the retrained word model (34 fixed,
 // 40 broken, most through the word model), which is recorded, not hidden.
+// It went back to 0.85 when the unseen part, six more batches in it,
+// stood at 3820 of 4464 (85.6%); the same round raised the blind floor to
+// 0.85, with the blind part at 126 of 144 (87.5%), three cases of margin.
 //
 // fresh97 (an everyday queue on mainstream products) was written after
 // the round's last fix and joined the blind part unseen by rules and
@@ -57,8 +60,8 @@ import (
 // 33 of 48 at first contact (28, 32 and 23 with the rules alone).
 const (
 	rulesExactFloor  = 0.94
-	unseenExactFloor = 0.845
-	blindExactFloor  = 0.82
+	unseenExactFloor = 0.85
+	blindExactFloor  = 0.85
 )
 
 // partOf names the part of the set a top-level folder belongs to.
