@@ -11,8 +11,8 @@ import (
 func TestAnAnonymisingNetworkCountsOnce(t *testing.T) {
 	raw := map[string]any{
 		"eventType": "user.authentication.sso", "outcome": map[string]any{"result": "SUCCESS"},
-		"actor":  map[string]any{"alternateId": "j.ruiz@example.com"},
-		"client": map[string]any{"ipAddress": "198.51.100.214", "geographicalContext": map[string]any{"country": "United States"}},
+		"actor":           map[string]any{"alternateId": "j.ruiz@example.com"},
+		"client":          map[string]any{"ipAddress": "198.51.100.214", "geographicalContext": map[string]any{"country": "United States"}},
 		"securityContext": map[string]any{"isProxy": true, "asOrg": "Example Hosting"},
 	}
 	a := analyze(t, Incident{IncidentType: "suspicious_login", Severity: "medium", RawData: raw})
