@@ -62,21 +62,9 @@ var consentMarkers = []string{"consenttoapplication", "oauthconsent", "consentgr
 // negated right before it: enrichment noting "no app consents" in the
 // last day is no consent.
 func consentMarked(compact string) bool {
-	for _, m := range consentMarkers {
-		for off := 0; off < len(compact); {
-			i := strings.Index(compact[off:], m)
-			if i < 0 {
-				break
-			}
-			start := off + i
-			before := compact[max(0, start-7):start]
-			if !strings.HasSuffix(before, "no") && !strings.HasSuffix(before, "not") && !strings.HasSuffix(before, "without") {
-				return true
-			}
-			off = start + len(m)
-		}
-	}
-	return false
+	return firstUnnegated(compact, consentMarkers, func(before string) bool {
+		return strings.HasSuffix(before, "no") || strings.HasSuffix(before, "not") || strings.HasSuffix(before, "without")
+	}) != ""
 }
 
 // readAppConsent reads a consent grant the alert reports.
