@@ -121,7 +121,8 @@ func newDoc(raw map[string]any, skip ...string) *doc {
 			for _, k := range sortedKeys(t) {
 				nk := normKey(k)
 				scope := n.scope + "." + nk
-				aside := n.aside || n.elsewhere || asideKey(k) || camelAsideKey(k)
+				// n.elsewhere holds whenever n.aside does.
+				aside := n.elsewhere || asideKey(k) || camelAsideKey(k)
 				if !n.aside {
 					d.entries = append(d.entries, entry{key: nk, val: t[k], depth: n.depth + 1, scope: scope, aside: aside})
 				}

@@ -35,7 +35,8 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 		f.Alert.Title = m
 	}
 	var signIn map[string]any
-	switch fieldFamily(f.Shape, inc.IncidentType) {
+	family := fieldFamily(f.Shape, inc.IncidentType)
+	switch family {
 	case "email":
 		f.Email = readEmailFields(d, ind)
 		f.Alert.SecurityTesting = f.Alert.SecurityTesting || f.Email.SimulationInfrastructure
@@ -52,7 +53,7 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 	case "dlp":
 		f.Data = readDataFields(d)
 	}
-	if family := fieldFamily(f.Shape, inc.IncidentType); (family == "dlp" || family == "") && (sessionDownloadAlert(f.Alert) || privilegeGrantEvent(d)) {
+	if (family == "dlp" || family == "") && (sessionDownloadAlert(f.Alert) || privilegeGrantEvent(d)) {
 		// A cloud-app session that downloaded in bulk (Defender for
 		// Cloud Apps' mass download), or a directory audit record of a
 		// role handed out, is judged by who acted and from where, as a
@@ -60,15 +61,14 @@ func normalizeSignIn(inc Incident, ind Indicators) (Fields, map[string]any) {
 		signIn = signInView(inc.RawData)
 		f.Identity = readIdentity(signIn, d)
 	}
-	readInfrastructure(&f, inc.RawData, d, fieldFamily(f.Shape, inc.IncidentType))
+	readInfrastructure(&f, inc.RawData, d, family)
 	f.MailRule = readMailRule(d)
 	f.Consent = readAppConsent(d)
 	return f, signIn
 }
 
 // sessionDownloadAlert reports an alert about a user's session
-// downloading in bulk, by its title or description ("Mass download by a
-// single user").
+// downloading in bulk, by its title ("Mass download by a single user").
 func sessionDownloadAlert(a AlertFields) bool {
 	return bulkDownloadRe.MatchString(strings.ReplaceAll(strings.ToLower(a.Title), "_", " "))
 }

@@ -3,7 +3,6 @@ package triage
 import (
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -59,11 +58,7 @@ var replicationRightGUIDs = []string{"1131f6ad-9c07-11d1-f79f-00c04fc2dcd2", "89
 // DCSync detection, forwarded by a SIEM without a detection's name.
 // directorySyncReplication still excuses Entra Connect's connector.
 func replicationRightsUsed(d *doc) bool {
-	id := d.str("eventid", "eventcode", "winlogeventid", "eventidentifier")
-	if n, ok := d.number("eventid", "eventcode", "winlogeventid", "eventidentifier"); ok && id == "" {
-		id = strconv.Itoa(int(n))
-	}
-	if id != "4662" || firstSubstring(d.text, replicationRightGUIDs) == "" {
+	if windowsEventCode(d) != "4662" || firstSubstring(d.text, replicationRightGUIDs) == "" {
 		return false
 	}
 	account := strings.TrimSpace(d.str("subjectusername", "subjectaccount", "accountname", "username", "account"))

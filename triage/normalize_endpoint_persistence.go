@@ -3,6 +3,7 @@ package triage
 import (
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -15,9 +16,16 @@ var (
 )
 
 // windowsEventCode is the Windows event ID a log search or event
-// forwarder names (Splunk's EventCode, the event's own EventID), or "".
+// forwarder names (Splunk's EventCode, the event's own EventID), as text
+// whether it came as text or as a number, or "".
 func windowsEventCode(d *doc) string {
-	return strings.TrimSpace(d.scalarStr("eventcode", "eventid"))
+	if s := strings.TrimSpace(d.scalarStr("eventcode", "eventid")); s != "" {
+		return s
+	}
+	if n, ok := d.number("eventcode", "eventid"); ok && n > 0 && n == float64(int(n)) {
+		return strconv.Itoa(int(n))
+	}
+	return ""
 }
 
 // windowsSystemProcesses are the names of processes Windows itself runs,

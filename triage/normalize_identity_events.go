@@ -137,7 +137,7 @@ func readIdentityEvents(f *IdentityFields, cur *doc, rule MailRuleFields) {
 	if firstSubstring(names, accountTamperEvents) != "" || firstSubstring(names, mailRuleEvents) != "" && !rule.harmless() {
 		f.AccountTamper = true
 	}
-	if firstSubstring(names+" "+normKey(cur.str("activitydisplayname", "operationname")), privilegeGrantEvents) != "" || cur.has("chainprivilegegrant") {
+	if firstSubstring(names, privilegeGrantEvents) != "" || privilegeGrantEvent(cur) || cur.has("chainprivilegegrant") {
 		f.PrivilegeGrant = true
 	}
 	f.SessionFactorEnrolled = cur.has("chainfactorenrolled")
@@ -280,10 +280,11 @@ var grantedRoleKeys = []string{"privilegegranted", "roledisplayname", "roledefin
 // role is read from the fields that name it when the payload has them,
 // so the granting administrator's own roles do not count.
 func readRoleGrant(f *IdentityFields, d *doc) {
-	roles := lowerJoin(d.strs(grantedRoleKeys...))
-	if roles == "" {
-		roles = d.ownText()
+	own := normKey(d.ownText())
+	roles := own
+	if named := lowerJoin(d.strs(grantedRoleKeys...)); named != "" {
+		roles = normKey(named)
 	}
-	f.TopRoleGranted = containsAnyTerm(normKey(roles), topRoleTerms...)
-	f.GrantApproved = containsAnyTerm(normKey(d.ownText()), grantApprovalTerms...)
+	f.TopRoleGranted = containsAnyTerm(roles, topRoleTerms...)
+	f.GrantApproved = containsAnyTerm(own, grantApprovalTerms...)
 }

@@ -71,3 +71,16 @@ func TestRunKeyToAUserFolderIsPersistence(t *testing.T) {
 		{"another key", other, false},
 	})
 }
+
+// A forwarder that files the Windows event ID as a number is read the
+// same as one that files it as text.
+func TestAWindowsEventIDIsReadAsTextOrNumber(t *testing.T) {
+	for _, raw := range []map[string]any{{"EventID": float64(4771)}, {"EventCode": "4771"}, {"eventid": " 4771 "}} {
+		if got := windowsEventCode(newDoc(raw)); got != "4771" {
+			t.Errorf("%v: event code %q, want 4771", raw, got)
+		}
+	}
+	if got := windowsEventCode(newDoc(map[string]any{"EventID": 4771.5})); got != "" {
+		t.Errorf("a fraction is no event ID: %q", got)
+	}
+}

@@ -51,9 +51,9 @@ type Rule struct {
 	KeepsOpen bool `yaml:"keeps_open"`
 	// DualUse marks a malicious rule whose finding is a dual-use tool
 	// used where policy does not expect it (a remote-administration tool
-	// a user ran, a tunnel to a public relay): products rate such tools
-	// high for their class, so the product's rating is not added on such
-	// findings alone (see applyVendorRating).
+	// a user ran): products rate such tools high for their class, so the
+	// product's rating is not added when such a finding counts (see
+	// applyVendorRating).
 	DualUse bool `yaml:"dual_use"`
 	// Group names the underlying fact the rule reads when other rules (or
 	// the analyzer's own signals) read it too: of the fired members of a

@@ -67,3 +67,18 @@ func TestVendorRatingSkipsADualUseTool(t *testing.T) {
 		}
 	}
 }
+
+// End to end: a remote-support client a user ran from Downloads, rated
+// high by the product, stays suspicious, without the rating added.
+func TestARatedRemoteSupportToolStaysSuspicious(t *testing.T) {
+	raw := map[string]any{"DetectName": "RemoteAccessTool", "DetectDescription": "A remote access tool was launched.",
+		"FileName": "AnyDesk.exe", "FilePath": `\Device\HarddiskVolume3\Users\s.ahmed\Downloads\`,
+		"CommandLine": `"C:\Users\s.ahmed\Downloads\AnyDesk.exe"`, "ParentImageFileName": "explorer.exe", "UserName": "s.ahmed", "ComputerName": "CF-LT-2231"}
+	a := analyze(t, Incident{IncidentType: "malware", Severity: "high", RawData: raw})
+	if !strings.Contains(a.Verdict.Reasoning, "endpoint.admin_tool_by_user") {
+		t.Fatalf("the tool was not read: %s", a.Verdict.Reasoning)
+	}
+	if strings.Contains(a.Verdict.Reasoning, "rated it") || a.Verdict.Classification == ClassMalicious {
+		t.Errorf("%s: %s", a.Verdict.Classification, a.Verdict.Reasoning)
+	}
+}
