@@ -117,14 +117,21 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	}
 	// Aggregated detections (SIEM correlation searches) count outcomes
 	// instead of reporting one: any success among them is access gained.
-	if n, ok := cur.number("successcount", "successes", "success"); ok && n >= 1 && f.FailedAttempts > 0 {
-		f.Result = "success"
+	if n, ok := cur.number("successcount", "successes", "success", "successfulattempts", "successfullogins", "successfulauthentications"); ok && f.FailedAttempts > 0 {
+		switch {
+		case n >= 1:
+			f.Result = "success"
+		case f.Result == "":
+			// A summary that counted failures and no success: every
+			// attempt it aggregates failed.
+			f.Result = "failure"
+		}
 	}
 	// Providers name Tor in free text as often as in a flag.
 	if containsAnyTerm(cur.text, "tor exit", "tor node", "tor anonymizer", "tor network", "onion router") {
 		f.Tor, f.Anonymizer = true, true
 	}
-	if n, ok := cur.number("targetedusers", "distinctusers", "uniqueusers", "usercount", "accountstargeted", "targetedaccounts"); ok {
+	if n, ok := cur.number("targetedusers", "distinctusers", "uniqueusers", "usercount", "accountstargeted", "targetedaccounts", "distinctusersattempted", "distinctaccountsattempted"); ok {
 		f.TargetedUsers = int(n)
 	}
 	if prev != nil {
@@ -147,7 +154,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	if loc := normKey(cur.str("networklocation", "networklocationdetails", "networktype", "namedlocationtype")); strings.Contains(loc, "trusted") || strings.Contains(loc, "corporate") {
 		f.KnownNetwork = true
 	}
-	if corporateEgress(cur, netText) || gatewayASNs[asnText(f.ASN)] {
+	if corporateEgress(cur, netText) || gatewayASNs[asnText(f.ASN)] || oktaNetworkZone(cur) != "" {
 		f.CorporateEgress, f.KnownNetwork = true, true
 	}
 	travelRisk := riskCompact + " " + normKey(cur.str("title", "alertname", "searchname", "rulename"))

@@ -125,6 +125,7 @@ func readIdentityEvents(f *IdentityFields, cur *doc, rule MailRuleFields) {
 	readAdaptiveTrust(f, cur)
 	readDeviceTrust(f, cur)
 	readOktaRisk(f, cur)
+	readSprayReport(f, cur)
 	readRiskOutcome(f, cur)
 
 	// Correlated spraying: many distinct accounts failed from one source.

@@ -49,3 +49,27 @@ func oktaBehaviorText(cur *doc) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// oktaZoneExcluded are words in the name of a network zone that lists
+// addresses to block or distrust rather than the organisation's own.
+var oktaZoneExcluded = []string{"block", "deny", "denied", "bad", "tor", "anonym", "proxy", "dynamic", "threat", "suspicious", "untrusted", "risk", "banned", "sanction"}
+
+// oktaNetworkZone returns the name of the network zone Okta matched the
+// client's address to (client.zone), or "" when there is none or the
+// zone is a block list. Zones are defined by the organisation's admins
+// for its offices, egress gateways and VPNs; Okta writes "null" when the
+// address is in none.
+func oktaNetworkZone(cur *doc) string {
+	for _, c := range cur.maps("client") {
+		zone, _ := c["zone"].(string)
+		zone = strings.TrimSpace(zone)
+		if zone == "" || strings.EqualFold(zone, "null") {
+			continue
+		}
+		if firstSubstring(strings.ToLower(zone), oktaZoneExcluded) != "" {
+			continue
+		}
+		return zone
+	}
+	return ""
+}

@@ -145,14 +145,19 @@ type IdentityFields struct {
 	// the account's password was found by a password spray (Entra's
 	// passwordSpray detection, raised only when a sprayed password was
 	// correct), as opposed to a SIEM rule counting failures.
-	SprayedPassword bool    `expr:"sprayed_password" json:"sprayed_password,omitempty"`
-	RiskLevel       string  `expr:"risk_level" json:"risk_level,omitempty"` // none, low, medium, high
-	PrevCountry     string  `expr:"prev_country" json:"prev_country,omitempty"`
-	TravelKm        float64 `expr:"travel_km" json:"travel_km,omitempty"`
-	TravelKmh       float64 `expr:"travel_kmh" json:"travel_kmh,omitempty"`
-	NewCountry      bool    `expr:"new_country" json:"new_country,omitempty"`
-	UsualLocation   bool    `expr:"usual_location" json:"usual_location,omitempty"`
-	KnownNetwork    bool    `expr:"known_network" json:"known_network,omitempty"` // corporate or previously seen IP
+	SprayedPassword bool `expr:"sprayed_password" json:"sprayed_password,omitempty"`
+	// SprayReported is set when the provider's own detection says the
+	// source was spraying passwords or stuffing credentials across many
+	// accounts (Okta ThreatInsight's "Password Spray", Auth0's limit_mu
+	// block), even when it gave no count of the accounts.
+	SprayReported bool    `expr:"spray_reported" json:"spray_reported,omitempty"`
+	RiskLevel     string  `expr:"risk_level" json:"risk_level,omitempty"` // none, low, medium, high
+	PrevCountry   string  `expr:"prev_country" json:"prev_country,omitempty"`
+	TravelKm      float64 `expr:"travel_km" json:"travel_km,omitempty"`
+	TravelKmh     float64 `expr:"travel_kmh" json:"travel_kmh,omitempty"`
+	NewCountry    bool    `expr:"new_country" json:"new_country,omitempty"`
+	UsualLocation bool    `expr:"usual_location" json:"usual_location,omitempty"`
+	KnownNetwork  bool    `expr:"known_network" json:"known_network,omitempty"` // corporate or previously seen IP
 	// CorporateEgress is set when the sign-in came through the
 	// organisation's own gateway or a named location (KnownNetwork too).
 	CorporateEgress bool `expr:"corporate_egress" json:"corporate_egress,omitempty"`
