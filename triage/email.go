@@ -138,12 +138,13 @@ func readEmail(d *doc, ind Indicators) emailMessage {
 }
 
 // headerDoc indexes headers delivered as a list of {name, value} objects
-// (Microsoft Graph, many gateways), which key-based lookup cannot see.
+// (Microsoft Graph, many gateways) or {header, data} (KnowBe4 PhishER),
+// which key-based lookup cannot see.
 func headerDoc(d *doc) *doc {
 	pairs := map[string]any{}
 	for _, h := range d.maps("headers", "internetmessageheaders", "messageheaders") {
 		hd := newDoc(h)
-		name, value := hd.str("name", "key", "header"), hd.str("value")
+		name, value := hd.str("name", "key", "header"), hd.firstOf("value", "data")
 		if name == "" {
 			continue
 		}

@@ -134,6 +134,7 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 		readRoleGrant(&f, d)
 	}
 	readReportsAndTokens(&f, d)
+	readGuessingWording(&f, cur)
 	readOutcomeWording(&f, cur)
 	readFamiliarity(&f, cur)
 	readConsoleSignIn(&f, d)
@@ -580,6 +581,13 @@ func scannerSource(d *doc) bool {
 	}
 	if firstSubstring(strings.ToLower(d.str("httpuseragent", "useragent", "srcuseragent")), scannerUserAgents) != "" {
 		return true
+	}
+	// EDR and identity products carry the device's tags and group
+	// (Defender's rbacGroupName); a scanner is filed as one by its owners.
+	for _, c := range d.strs("tags", "rbacgroupname", "machinegroup", "devicegroup", "assetgroup", "assettags") {
+		if containsAnyTerm(normKey(c), "vulnerabilityscanner", "vulnscanner") {
+			return true
+		}
 	}
 	// Firewalls, SIEMs and identity-threat products (Falcon Identity's
 	// source_account_name and source_endpoint_host_name) name the

@@ -94,7 +94,9 @@ func readEndpointFields(d *doc, ind Indicators) EndpointFields {
 		f.Behaviour.PackedScript
 	_, f.ShadowDelete = shadowCopyDeletion(d.text)
 	f.CredentialDump, f.EngineReadsLsass = lsassRead(foregroundText(d, d.text))
-	if n, ok := d.number("filesrenamed", "renamedfiles", "filesencrypted", "encryptedfiles", "modifiedfiles", "filesmodified"); ok && n >= 100 {
+	// A file record's "modified" time under "files" indexes as
+	// filesmodified too: a count of files never reaches 1e9, Unix times do.
+	if n, ok := d.number("filesrenamed", "renamedfiles", "filesencrypted", "encryptedfiles", "modifiedfiles", "filesmodified"); ok && n >= 100 && n < 1e9 {
 		f.MassRename = true
 	} else if affirmedPhrase(d.text, "mass file rename", "mass rename", "files encrypted", "ransom note", "file encryption activity", "mass file modification") != "" {
 		f.MassRename = true

@@ -45,9 +45,15 @@ func readReportsAndTokens(f *IdentityFields, d *doc) {
 // from how the event names it ("Successful login", USER_LOGGED_INTO_APP,
 // "Invalid username or password"), and a hosting network from an ASN
 // field that holds the network's kind instead of its number.
+// negatedSuccess turns a negated success phrase, in normKey form, into
+// the failure it states.
+var negatedSuccess = strings.NewReplacer("unsuccessful", "failed", "nosuccessful", "failed", "notsuccessful", "failed")
+
 func readOutcomeWording(f *IdentityFields, d *doc) {
 	if f.Result == "" {
-		words := normKey(lowerJoin(d.scalarStrs("description", "eventtypename", "eventtype", "event", "message", "displaymessage", "name")))
+		// "Unsuccessful login" and "no successful authentication" say
+		// the opposite of the success phrase they contain.
+		words := negatedSuccess.Replace(normKey(lowerJoin(d.scalarStrs("description", "eventtypename", "eventtype", "event", "message", "displaymessage", "name"))))
 		switch {
 		case containsAnyTerm(words, "successfullogin", "loginsuccessful", "loginsucceeded", "successfulsignin", "signinsucceeded", "loggedinto", "loggedin", "authenticationsucceeded", "successfulauthentication"):
 			f.Result = "success"

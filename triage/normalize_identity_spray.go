@@ -2,6 +2,7 @@ package triage
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -40,5 +41,32 @@ func readSprayReport(f *IdentityFields, cur *doc) {
 		if n, ok := asNumber(velocity["distinctCount"]); ok && int(n) > f.TargetedUsers {
 			f.TargetedUsers = int(n)
 		}
+	}
+}
+
+// Defender for Identity states a brute-force or spraying alert's extent in
+// its description: "... with 2 passwords against 412 accounts ... The
+// password 'Summer2025!' was successfully guessed for 2 accounts", or "14
+// accounts were attacked. 0 passwords were guessed successfully."
+var (
+	accountsAttackedRe = regexp.MustCompile(`against (\d[\d,]*) (?:different |distinct |user )?accounts|(\d[\d,]*) accounts were (?:attacked|targeted|tried)`)
+	passwordGuessedRe  = regexp.MustCompile(`(?:was|were) successfully guessed|([0-9][\d,]*|one|two|three) passwords? (?:was|were) guessed successfully`)
+)
+
+// readGuessingWording raises TargetedUsers from a description's count of
+// accounts attacked, and reads a password it says was guessed as a
+// successful sign-in.
+func readGuessingWording(f *IdentityFields, cur *doc) {
+	for _, s := range cur.scalarStrs("description") {
+		s = strings.ToLower(s)
+		if m := accountsAttackedRe.FindStringSubmatch(s); m != nil {
+			n, _ := strconv.Atoi(strings.ReplaceAll(m[1]+m[2], ",", ""))
+			f.TargetedUsers = max(f.TargetedUsers, n)
+		}
+		m := passwordGuessedRe.FindStringSubmatch(s)
+		if m == nil || m[1] == "0" || affirmedPhrase(s, m[0]) == "" {
+			continue
+		}
+		f.Result = "success"
 	}
 }

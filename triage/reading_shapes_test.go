@@ -1,0 +1,35 @@
+package triage
+
+import "testing"
+
+// TestHeadersFiledAsHeaderAndDataAreRead holds that a header list of
+// {header, data} objects (KnowBe4 PhishER) is read like {name, value}.
+func TestHeadersFiledAsHeaderAndDataAreRead(t *testing.T) {
+	raw := map[string]any{"subject": "Please DocuSign: Wire Instructions", "from": "dse_na4@docusign.net",
+		"headers": []any{
+			map[string]any{"header": "Authentication-Results", "data": "spf=pass smtp.mailfrom=docusign.net; dkim=pass header.d=docusign.net; dmarc=pass header.from=docusign.net", "order": 2.0},
+			map[string]any{"header": "Reply-To", "data": "Carrington Title <closings@carringtontitle-escrow.com>", "order": 4.0},
+		}}
+	f := normalize(Incident{IncidentType: kindPhishing, RawData: raw}, Indicators{}).Email
+	if f.SPF != "pass" || f.DMARC != "pass" {
+		t.Errorf("authentication read as spf %q dmarc %q, want pass", f.SPF, f.DMARC)
+	}
+	if f.ReplyToDomain != "carringtontitle-escrow.com" {
+		t.Errorf("reply-to domain %q", f.ReplyToDomain)
+	}
+}
+
+// TestAFileTimeIsNoCountOfFilesModified holds that a file record's
+// "modified" time, which a nested "files" list indexes as filesmodified,
+// does not read as thousands of files modified.
+func TestAFileTimeIsNoCountOfFilesModified(t *testing.T) {
+	raw := map[string]any{"match": map[string]any{"event": map[string]any{"path": "/Library/LaunchDaemons/com.google.keystone.daemon.plist"}},
+		"related": map[string]any{"files": []any{map[string]any{"path": "/Library/LaunchDaemons/com.google.keystone.daemon.plist", "modified": 1756203311.0}}}}
+	if normalize(Incident{IncidentType: kindMalware, RawData: raw}, Indicators{}).Endpoint.MassRename {
+		t.Error("a Unix time read as a count of files modified")
+	}
+	raw = map[string]any{"process": map[string]any{"name": "x.exe"}, "filesModified": 4210.0}
+	if !normalize(Incident{IncidentType: kindMalware, RawData: raw}, Indicators{}).Endpoint.MassRename {
+		t.Error("a count of files modified was not read")
+	}
+}
