@@ -24,7 +24,7 @@ func TestABruteForceDescriptionGivesItsExtent(t *testing.T) {
 	}
 
 	scanner := map[string]any{"title": "Suspected Brute Force attack (Kerberos, NTLM)", "description": "An actor on BCS-TENABLE01 made 1,214 failed authentication attempts using NTLM against 37 accounts. The attempts failed.",
-		"evidence": []any{map[string]any{"roles": []any{"attacker"}, "rbacGroupName": "Security-Tools", "tags": []any{"VulnerabilityScanner", "Tenable Nessus Manager"}}},
+		"evidence":       []any{map[string]any{"roles": []any{"attacker"}, "rbacGroupName": "Security-Tools", "tags": []any{"VulnerabilityScanner", "Tenable Nessus Manager"}}},
 		"additionalData": map[string]any{"Protocol": "Ntlm", "FailedAttempts": 1214.0, "SuccessfulAttempts": 0.0}}
 	fields := normalize(Incident{IncidentType: kindLogin, RawData: scanner}, Indicators{})
 	if !fields.Alert.ScannerSource {
