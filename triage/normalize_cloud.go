@@ -202,8 +202,12 @@ func readCloudFields(format string, d *doc) CloudFields {
 	} else if v, ok := mfaDoc.boolean("mfaauthenticated"); ok {
 		f.MFAUsed = map[bool]string{true: "yes", false: "no"}[v]
 	}
-	f.Federated = d.has("samlproviderarn", "webidfederationdata") || strings.Contains(compact, "userauthenticationsso") ||
-		f.ConsoleLogin && (idType == "assumedrole" || idType == "federateduser" || idType == "samluser" || idType == "webidentityuser")
+	// CloudTrail files an empty webIdFederationData object on every
+	// session, and its FederatedUser type is GetFederationToken called
+	// with an IAM user's own keys, not a sign-in through an identity
+	// provider.
+	f.Federated = d.has("samlproviderarn") || webIdentityFederation(d) || strings.Contains(compact, "userauthenticationsso") ||
+		f.ConsoleLogin && (idType == "assumedrole" || idType == "samluser" || idType == "webidentityuser")
 
 	network := lowerJoin(d.strs("asn", "asnorg", "asorg", "isp", "org", "organization", "autonomoussystem", "sourceipasn", "clientasn", "clientipowner", "threattype", "sourceiplabel", "location", "name"))
 	f.Tor = strings.Contains(text, "tor exit") || strings.Contains(compact, "torexit") || strings.Contains(compact, "toripcaller") || containsTerm(lowerJoin(d.strs("threattype")), "tor")
@@ -420,6 +424,17 @@ func approvedChange(text string) bool {
 func staticAccessKey(d *doc) bool {
 	for _, id := range d.scalarStrs("accesskeyid", "id", "credentialuid") {
 		if strings.HasPrefix(strings.ToUpper(strings.TrimSpace(id)), "AKIA") {
+			return true
+		}
+	}
+	return false
+}
+
+// webIdentityFederation reports a CloudTrail session whose
+// webIdFederationData names the OIDC provider it came through.
+func webIdentityFederation(d *doc) bool {
+	for _, v := range d.values("webidfederationdata") {
+		if m, ok := v.(map[string]any); ok && len(m) > 0 {
 			return true
 		}
 	}
