@@ -135,6 +135,7 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	}
 	readReportsAndTokens(&f, d)
 	readGuessingWording(&f, cur)
+	readSSHDLog(&f, d)
 	readOutcomeWording(&f, cur)
 	readFamiliarity(&f, cur)
 	readConsoleSignIn(&f, d)
@@ -378,6 +379,13 @@ func readAlert(d *doc) AlertFields {
 	a := AlertFields{
 		Title:    d.str("title", "alertname", "name", "searchname", "rulename", "detectname", "threatname", "eventtype", "type"),
 		Category: strings.ToLower(d.str("category", "classification", "threatclassification", "securitydomain")),
+	}
+	if rule, _ := d.raw["rule"].(map[string]any); rule != nil && rule["firedtimes"] != nil {
+		// A Wazuh alert is titled by its rule's description; its agent's
+		// name comes first in the payload but names the host.
+		if desc, _ := rule["description"].(string); desc != "" {
+			a.Title = desc
+		}
 	}
 	a.Text = lowerJoin(append(d.strs("title", "alertname", "description", "category", "searchname", "rulename", "detectname", "detectdescription", "threatname", "type", "determination", "classification", "name", "eventtype", "subject", "comment", "tags", "justification", "reason", "note", "policyname", "policy", "action", "appinstancetag", "instancetag", "apptag", "destinationtrust"), ""))
 	a.VendorVerdict, a.VendorVerdictSource = vendorVerdict(d)
