@@ -418,6 +418,7 @@ func readAlert(d *doc) AlertFields {
 	}
 	sort.Strings(a.Techniques)
 	a.DirectorySync = directorySyncReplication(a, d.text)
+	a.ShadowCredentials = shadowCredentialWrite(d)
 	a.ChangeReference = changeReference(d)
 	a.MFAWeakened = mfaWeakened(d)
 	if a.VaultBypass = vaultBypass(d); a.VaultBypass != "" {

@@ -64,3 +64,27 @@ func replicationRightsUsed(d *doc) bool {
 	account := strings.TrimSpace(d.str("subjectusername", "subjectaccount", "accountname", "username", "account"))
 	return account != "" && !strings.HasSuffix(account, "$")
 }
+
+// shadowCredentialWrite returns the account that added a key credential
+// to a directory object (Windows event 5136 on msDS-KeyCredentialLink),
+// the Shadow Credentials technique that lets its writer authenticate as
+// the object with a certificate. A computer writing its own key (NAME$)
+// and Entra Connect's connector syncing Windows Hello keys do this by
+// design and are not returned.
+func shadowCredentialWrite(d *doc) string {
+	if !strings.Contains(d.text, "msds-keycredentiallink") {
+		return ""
+	}
+	if code := windowsEventCode(d); code != "" && code != "5136" {
+		return ""
+	}
+	// Windows writes %%14674 for "Value Added".
+	if op := strings.ToLower(d.scalarStr("operationtype")); op != "" && op != "%%14674" && !strings.Contains(op, "added") {
+		return ""
+	}
+	writer := strings.TrimSpace(d.scalarStr("subjectusername", "srcuser", "sourceuser", "actor", "initiatedby"))
+	if writer == "" || strings.HasSuffix(writer, "$") || syncConnectorAccount.MatchString(strings.ToLower(writer)) {
+		return ""
+	}
+	return writer
+}

@@ -82,6 +82,11 @@ type AlertFields struct {
 	// password-hash sync: its connector account on its server, krbtgt not
 	// asked for (see directorySyncReplication).
 	DirectorySync bool `expr:"directory_sync" json:"directory_sync,omitempty"`
+	// ShadowCredentials names the account that added a key credential to
+	// a directory object's msDS-KeyCredentialLink when it is neither a
+	// machine account nor Entra Connect's connector (see
+	// shadowCredentialWrite), or "".
+	ShadowCredentials string `expr:"shadow_credentials" json:"shadow_credentials,omitempty"`
 	// TestFile is set when the payload names the anti-virus test file
 	// (EICAR) by one of its published hashes.
 	TestFile bool `expr:"test_file" json:"test_file,omitempty"`
