@@ -1,6 +1,10 @@
 package triage
 
-import "strings"
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
 
 // Sign-in facts that providers and enrichments state in words of their
 // own: the owner's report, a token anomaly, an outcome named only in the
@@ -45,6 +49,9 @@ func readReportsAndTokens(f *IdentityFields, d *doc) {
 // from how the event names it ("Successful login", USER_LOGGED_INTO_APP,
 // "Invalid username or password"), and a hosting network from an ASN
 // field that holds the network's kind instead of its number.
+// sharedAddressRe counts the organisation's other users seen on the address.
+var sharedAddressRe = regexp.MustCompile(`(?:used|seen) by (\d+) other users`)
+
 // negatedSuccess turns a negated success phrase, in normKey form, into
 // the failure it states.
 var negatedSuccess = strings.NewReplacer("unsuccessful", "failed", "nosuccessful", "failed", "notsuccessful", "failed")
@@ -64,6 +71,19 @@ func readOutcomeWording(f *IdentityFields, d *doc) {
 	if !f.Hosting && f.ASN != "" && strings.Trim(asnText(f.ASN), "0123456789") != "" {
 		if firstSubstring(strings.ToLower(f.ASN), hostingProviders) != "" {
 			f.Hosting = true
+		}
+	}
+	// The provider's own risk reasons name the network (OneLogin's
+	// "IP belongs to a hosting provider (Hetzner Online GmbH, FI)").
+	// An address the reasons say many of the organisation's users sign
+	// in from ("used by 214 other users in this account") is its own
+	// egress, a virtual desktop pool or an office.
+	if reasons := lowerJoin(d.scalarStrs("riskreasons", "riskreason", "riskdetail")); reasons != "" {
+		f.Hosting = f.Hosting || affirmedPhrase(reasons, "hosting provider", "data center", "datacenter", "hosting network") != "" || firstSubstring(reasons, hostingProviders) != ""
+		if m := sharedAddressRe.FindStringSubmatch(reasons); m != nil {
+			if n, _ := strconv.Atoi(m[1]); n >= 10 {
+				f.KnownNetwork = true
+			}
 		}
 	}
 }
