@@ -427,7 +427,7 @@ func corporateEgress(cur *doc, netText string) bool {
 // scriptedAgents are user-agent prefixes of HTTP libraries and command-line
 // tools: no person signs in through them, but phishing proxies and
 // credential-stuffing scripts do.
-var scriptedAgents = []string{"axios/", "python-requests/", "python-urllib/", "go-http-client/", "curl/", "wget/", "node-fetch/", "undici", "aiohttp/", "java/", "libwww-perl/", "httpclient", "postmanruntime/", "powershell/"}
+var scriptedAgents = []string{"axios/", "python-requests/", "python-urllib/", "go-http-client/", "curl/", "wget/", "node-fetch/", "undici", "aiohttp/", "java/", "libwww-perl/", "httpclient", "postmanruntime/", "powershell/", "rclone/"}
 
 // scriptedClient reports a scripted user agent anywhere in d.
 func scriptedClient(d *doc) bool {

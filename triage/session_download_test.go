@@ -28,3 +28,20 @@ func TestACloudAppMassDownloadIsReadAsASession(t *testing.T) {
 		t.Error("a data-loss alert about something else was read as a download session")
 	}
 }
+
+// TestABulkDownloadByACommandLineClientIsUnfamiliar holds that a session
+// downloading in bulk through rclone is weighed even from a residential
+// address, while a service account's own tool is not.
+func TestABulkDownloadByACommandLineClientIsUnfamiliar(t *testing.T) {
+	f := Fields{Identity: IdentityFields{BulkDownload: true, ScriptedClient: true, SourceIP: "73.18.204.66"}}
+	if !scriptedUserAgent("rclone/v1.66.0") {
+		t.Error("rclone's user agent is no scripted client")
+	}
+	if !firedRules(kindLogin, f)["identity.unfamiliar_session_took_data"] {
+		t.Error("a bulk download by a command-line client was not weighed")
+	}
+	f.Identity.ServiceAccount = true
+	if firedRules(kindLogin, f)["identity.unfamiliar_session_took_data"] {
+		t.Error("a service account's scheduled tool was weighed as an intruder")
+	}
+}
