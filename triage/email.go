@@ -286,23 +286,27 @@ func readAuth(d, hdr *doc) map[string]string {
 			}
 		}
 	}
-	for _, s := range append(d.strs("authenticationresults", "authresults", "arcauthenticationresults", "emailauthentication", "authentication", "authenticationdetails", "mailauthentication", "authenticationresult"), hdr.strs("authenticationresults")...) {
-		for _, kv := range authKVRe.FindAllStringSubmatch(strings.ToLower(s), -1) {
-			if _, ok := res[kv[1]]; !ok {
-				res[kv[1]] = normalizeAuth(kv[2])
-			}
-		}
-	}
+	// Summaries are written as the header's "spf=pass" or in words
+	// ("SPF pass (docusign.net), DKIM pass d=docusign.net").
+	summaries := append(d.strs("authenticationresults", "authresults", "arcauthenticationresults", "emailauthentication", "authentication", "authenticationdetails", "mailauthentication", "authenticationresult"), hdr.strs("authenticationresults")...)
+	addAuthMatches(res, authKVRe, summaries)
+	addAuthMatches(res, authWordRe, summaries)
 	// Gateways state results in their reasons too ("DMARC policy reject
 	// for example.com: SPF fail, DKIM none").
-	for _, s := range d.scalarStrs("reasonextra", "reasondetail", "reasondetails", "verdictreason") {
-		for _, kv := range authWordRe.FindAllStringSubmatch(strings.ToLower(s), -1) {
+	addAuthMatches(res, authWordRe, d.scalarStrs("reasonextra", "reasondetail", "reasondetails", "verdictreason"))
+	return res
+}
+
+// addAuthMatches records each mechanism's first result that re finds in
+// texts, leaving results already known alone.
+func addAuthMatches(res map[string]string, re *regexp.Regexp, texts []string) {
+	for _, s := range texts {
+		for _, kv := range re.FindAllStringSubmatch(strings.ToLower(s), -1) {
 			if _, ok := res[kv[1]]; !ok {
 				res[kv[1]] = normalizeAuth(kv[2])
 			}
 		}
 	}
-	return res
 }
 
 var authWordRe = regexp.MustCompile(`\b(spf|dkim|dmarc)(?: policy)?:? (pass|fail|softfail|none|reject|quarantine)\b`)

@@ -33,3 +33,16 @@ func TestAFileTimeIsNoCountOfFilesModified(t *testing.T) {
 		t.Error("a count of files modified was not read")
 	}
 }
+
+// TestAnAuthenticationSummaryInWordsIsRead holds that SPF, DKIM and DMARC
+// results written in words ("SPF pass (docusign.net), DKIM pass") are read
+// like the header's "spf=pass".
+func TestAnAuthenticationSummaryInWordsIsRead(t *testing.T) {
+	raw := map[string]any{"type": "User reported phishing", "source": "Gmail phishing",
+		"data":          map[string]any{"maliciousEntity": map[string]any{"fromHeader": "dse_NA4@docusign.net"}, "messages": []any{map[string]any{"recipient": "m.delgado@contoso.com"}}},
+		"investigation": map[string]any{"authentication": "SPF pass (docusign.net), DKIM pass d=docusign.net, DMARC pass"}}
+	f := normalize(Incident{IncidentType: kindPhishing, RawData: raw}, Indicators{}).Email
+	if f.SPF != "pass" || f.DKIM != "pass" || f.DMARC != "pass" {
+		t.Errorf("read spf %q dkim %q dmarc %q, want pass", f.SPF, f.DKIM, f.DMARC)
+	}
+}
