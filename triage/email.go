@@ -289,6 +289,14 @@ func readAuth(d, hdr *doc) map[string]string {
 	// Summaries are written as the header's "spf=pass" or in words
 	// ("SPF pass (docusign.net), DKIM pass d=docusign.net").
 	summaries := append(d.strs("authenticationresults", "authresults", "arcauthenticationresults", "emailauthentication", "authentication", "authenticationdetails", "mailauthentication", "authenticationresult"), hdr.strs("authenticationresults")...)
+	// A quarantine record (Exchange Online's Get-QuarantineMessageHeader)
+	// carries the raw header block as one text.
+	for _, block := range d.scalarStrs("header", "headers", "rawheaders", "messageheader", "internetheaders") {
+		lower := "\n" + strings.ToLower(block)
+		if i := strings.Index(lower, "\nauthentication-results:"); i >= 0 {
+			summaries = append(summaries, lower[i:])
+		}
+	}
 	addAuthMatches(res, authKVRe, summaries)
 	addAuthMatches(res, authWordRe, summaries)
 	// Gateways state results in their reasons too ("DMARC policy reject

@@ -46,3 +46,15 @@ func TestAnAuthenticationSummaryInWordsIsRead(t *testing.T) {
 		t.Errorf("read spf %q dkim %q dmarc %q, want pass", f.SPF, f.DKIM, f.DMARC)
 	}
 }
+
+// TestARawHeaderBlockIsReadForAuthentication holds that a quarantine
+// record carrying the raw header block as one text gives the receiving
+// server's Authentication-Results.
+func TestARawHeaderBlockIsReadForAuthentication(t *testing.T) {
+	raw := map[string]any{"SenderAddress": "billing@adatum.com", "RecipientAddress": []any{"ap-team@contoso.com"}, "Type": "High Confidence Phish",
+		"Header": "Received: from PH0PR17MB4928.namprd17.prod.outlook.com\r\nAuthentication-Results: spf=pass (sender IP is 40.107.94.52) smtp.mailfrom=adatum.com; dkim=pass (signature was verified) header.d=adatum.com;dmarc=pass action=none header.from=adatum.com\r\nFrom: Adatum Billing <billing@adatum.com>"}
+	f := normalize(Incident{IncidentType: kindPhishing, RawData: raw}, Indicators{}).Email
+	if f.SPF != "pass" || f.DKIM != "pass" || f.DMARC != "pass" {
+		t.Errorf("read spf %q dkim %q dmarc %q, want pass", f.SPF, f.DKIM, f.DMARC)
+	}
+}
