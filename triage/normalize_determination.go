@@ -70,6 +70,16 @@ func vendorVerdict(d *doc) (verdict, source string) {
 	if containsAnyTerm(normKey(lowerJoin(d.scalarStrs("eventname", "name"))), "accountdisabledhijacked") {
 		return "malicious", "analysed"
 	}
+	// Mimecast's attachment and URL protect logs state the scan's
+	// outcome as "result" beside the action it triggered: "safe" there
+	// is the sandbox clearing the file.
+	if d.has("actiontriggered") {
+		for _, raw := range d.scalarStrs("result") {
+			if v := vendorVerdictOf(raw); v != "" {
+				return v, "analysed"
+			}
+		}
+	}
 	for _, r := range positiveResultKeys {
 		for _, raw := range d.strs(r.key) {
 			if v := vendorVerdictOf(raw); v == "malicious" || v == "suspicious" {

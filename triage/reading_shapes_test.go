@@ -58,3 +58,24 @@ func TestARawHeaderBlockIsReadForAuthentication(t *testing.T) {
 		t.Errorf("read spf %q dkim %q dmarc %q, want pass", f.SPF, f.DKIM, f.DMARC)
 	}
 }
+
+// TestMimecastsScanResultIsItsVerdict holds that a Mimecast attachment
+// protect log's "result" beside the action it triggered is the sandbox's
+// verdict, while a bare "result" elsewhere clears nothing.
+func TestMimecastsScanResultIsItsVerdict(t *testing.T) {
+	raw := map[string]any{"senderAddress": "ebilling@grainger.com", "recipientAddress": "invoices@example.org", "fileName": "Invoice_9384717205.pdf",
+		"result": "safe", "actionTriggered": "none, sandbox", "definition": "Inbound - Attachment Protect (Safe File with On-Demand Sandbox)"}
+	a := normalize(Incident{IncidentType: kindPhishing, RawData: raw}, Indicators{}).Alert
+	if a.VendorVerdict != "false_positive" || a.VendorVerdictSource != "analysed" {
+		t.Errorf("verdict %q from %q, want the sandbox clearing the file", a.VendorVerdict, a.VendorVerdictSource)
+	}
+	raw["result"] = "malicious"
+	if a := normalize(Incident{IncidentType: kindPhishing, RawData: raw}, Indicators{}).Alert; a.VendorVerdict != "malicious" {
+		t.Errorf("a malicious scan read as %q", a.VendorVerdict)
+	}
+	delete(raw, "actionTriggered")
+	raw["result"] = "safe"
+	if a := normalize(Incident{IncidentType: kindPhishing, RawData: raw}, Indicators{}).Alert; a.VendorVerdict != "" {
+		t.Errorf("a bare result read as verdict %q", a.VendorVerdict)
+	}
+}
