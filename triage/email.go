@@ -45,7 +45,7 @@ var (
 	// it); envelopeSenderKeys the SMTP envelope's bounce address.
 	headerSenderKeys   = []string{"sender", "from", "fromaddress", "senderaddress", "senderemail", "headerfrom", "p2sender"}
 	envelopeSenderKeys = []string{"mailfrom", "envelopefrom", "p1sender"}
-	recipientKeys      = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "recipientemailaddress", "recipientssample", "recipientlist", "recipientaddresses", "reporter", "reportedby", "mailbox", "duser", "destinationaddress"}
+	recipientKeys      = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "recipientemailaddress", "recipientssample", "recipientlist", "recipientaddresses", "reporter", "reportedby", "mailbox", "duser", "destinationaddress", "useremailaddress"}
 	contentKeys        = []string{"subject", "body", "bodytext", "bodyhtml", "bodypreview", "text", "html", "snippet", "preview", "content", "plaintext", "textbody", "htmlbody", "bodysnippet", "messagebodysnippet", "subjecttext", "msg"}
 	mailMetaKeys       = []string{"returnpath", "xmailer", "mailer", "listid", "xsender", "envelopefrom", "mailfrom", "dkimsignature", "feedbackid", "xfeedbackid", "xmcuser", "xsgeid", "xsgid", "listunsubscribe", "authenticationresults", "received", "dkimdomain", "signingdomain"}
 
