@@ -87,7 +87,7 @@ func TestAClickLogsUserIsTheRecipient(t *testing.T) {
 	raw := map[string]any{"data": []any{map[string]any{"clickLogs": []any{map[string]any{
 		"userEmailAddress": "r.haddad@northwindtraders.com", "fromUserEmailAddress": "s.berg@northwindtraders.com",
 		"url": "https://northwindtraders.sharepoint.com/:x:/s/Finance/EbQ2r8fT1YpKq0xM3oLr9sABc?e=Xy12Ab", "scanResult": "clean", "route": "internal"}}}}}
-	f := normalize(Incident{IncidentType: kindPhishing, RawData: raw}, Indicators{}).Email
+	f := normalize(Incident{IncidentType: kindPhishing, RawData: raw}, ExtractIndicators(raw)).Email
 	if !f.Internal || f.OwnTenantLinks != 1 {
 		t.Errorf("internal %v, own tenant links %d; want true and 1", f.Internal, f.OwnTenantLinks)
 	}
