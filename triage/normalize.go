@@ -138,6 +138,7 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	readSSHDLog(&f, d)
 	readOutcomeWording(&f, cur)
 	readFamiliarity(&f, cur)
+	readDenyListedAddress(&f, cur)
 	readConsoleSignIn(&f, d)
 	readTravelRecord(&f, d)
 	return f

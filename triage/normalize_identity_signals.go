@@ -144,6 +144,25 @@ func reportedNearby(reporterCountry string, d *doc) bool {
 // known_ips, baseline_source_addresses).
 var usualAddressWords = []string{"usual", "known", "baseline", "typical", "trusted", "frequent"}
 
+// readDenyListedAddress reads Auth0's UntrustedIP assessment: an address
+// found on a deny list whose category is anonymisers (FireHOL's) is an
+// anonymising network.
+func readDenyListedAddress(f *IdentityFields, d *doc) {
+	for _, m := range d.maps("untrustedip") {
+		if code, _ := m["code"].(string); code != "found_on_deny_list" {
+			continue
+		}
+		details, _ := m["details"].(map[string]any)
+		if category, _ := details["category"].(string); containsAnyTerm(strings.ToLower(category), "anonymi", "proxy", "tor") {
+			f.Anonymizer = true
+		}
+	}
+}
+
+// unusualAddressWords contain a usual word and say the opposite (Auth0's
+// UntrustedIP assessment, an unknown_ips list).
+var unusualAddressWords = []string{"untrusted", "nottrusted", "unknown", "notknown", "unusual", "atypical", "infrequent"}
+
 // usualAddress reports whether ip is among the addresses the payload
 // lists as the account's usual ones.
 func usualAddress(ip string, d *doc) bool {
@@ -151,7 +170,7 @@ func usualAddress(ip string, d *doc) bool {
 		return false
 	}
 	for _, e := range d.entries {
-		if !containsAnyTerm(e.key, usualAddressWords...) || !containsAnyTerm(e.key, "ip", "address") || containsAnyTerm(e.key, "country", "city") {
+		if !containsAnyTerm(e.key, usualAddressWords...) || !containsAnyTerm(e.key, "ip", "address") || containsAnyTerm(e.key, "country", "city") || containsAnyTerm(e.key, unusualAddressWords...) {
 			continue
 		}
 		for _, s := range appendLeafStrings(nil, e.val, 0) {
