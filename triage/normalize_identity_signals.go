@@ -144,6 +144,19 @@ func reportedNearby(reporterCountry string, d *doc) bool {
 // known_ips, baseline_source_addresses).
 var usualAddressWords = []string{"usual", "known", "baseline", "typical", "trusted", "frequent"}
 
+// readVirtualDesktop reads a session whose operating system is a
+// multi-session edition of Windows, licensed only for Azure Virtual
+// Desktop: the organisation's own virtual desktop pool, whose Azure
+// address is its egress however far it sits from the user's laptop.
+func readVirtualDesktop(f *IdentityFields, d *doc) {
+	for _, s := range d.scalarStrs("operatingsystem", "os", "osversion", "deviceos", "platform") {
+		if strings.Contains(strings.ToLower(s), "multi-session") {
+			f.CorporateEgress, f.KnownNetwork = true, true
+			return
+		}
+	}
+}
+
 // readDenyListedAddress reads Auth0's UntrustedIP assessment: an address
 // found on a deny list whose category is anonymisers (FireHOL's) is an
 // anonymising network.

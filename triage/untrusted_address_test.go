@@ -23,3 +23,20 @@ func TestAnUntrustedAddressIsNotAUsualOne(t *testing.T) {
 		t.Error("an address listed among the known ones was not read")
 	}
 }
+
+// TestAMultiSessionDesktopIsTheOrganisationsEgress holds that a session
+// from a multi-session edition of Windows, which only Azure Virtual
+// Desktop runs, is the organisation's own network.
+func TestAMultiSessionDesktopIsTheOrganisationsEgress(t *testing.T) {
+	raw := map[string]any{"title": "Atypical travel", "serviceSource": "azureAdIdentityProtection", "evidence": []any{
+		map[string]any{"ipAddress": "20.224.91.37", "countryLetterCode": "NL"},
+		map[string]any{"deviceName": "hgl-avd-weu-07", "operatingSystem": "Windows 11 Enterprise multi-session", "protocol": "OAuth2:Authorize"}}}
+	f := normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
+	if !f.CorporateEgress || !f.KnownNetwork {
+		t.Errorf("egress %v, known network %v; want both", f.CorporateEgress, f.KnownNetwork)
+	}
+	raw["evidence"] = []any{map[string]any{"deviceName": "HGL-LT-0522", "operatingSystem": "Windows 11 Enterprise"}}
+	if normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity.KnownNetwork {
+		t.Error("an ordinary Windows laptop read as the organisation's network")
+	}
+}
