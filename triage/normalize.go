@@ -379,7 +379,9 @@ func graphAlertShape(d *doc) string {
 // readAlert fills the family-independent fields.
 func readAlert(d *doc) AlertFields {
 	a := AlertFields{
-		Title:    d.str("title", "alertname", "name", "searchname", "rulename", "detectname", "threatname", "eventtype", "type"),
+		// In priority order: a Splunk notable's drilldown_name is also
+		// indexed as "name" and sorts before its rule_title.
+		Title:    d.firstOf("title", "alertname", "name", "searchname", "rulename", "detectname", "threatname", "eventtype", "type"),
 		Category: strings.ToLower(d.str("category", "classification", "threatclassification", "securitydomain")),
 	}
 	if rule, _ := d.raw["rule"].(map[string]any); rule != nil && rule["firedtimes"] != nil {

@@ -416,7 +416,8 @@ func corporateEgress(cur *doc, netText string) bool {
 		}
 	}
 	for _, c := range cur.strs(networkCategoryKeys...) {
-		if k := normKey(c); containsAnyTerm(k, "corporateproxy", "corporateegress", "corporatenetwork", "trustednetwork", "companyproxy") {
+		// An asset category may name the gateway itself ("zscaler_zen_egress").
+		if k := normKey(c); containsAnyTerm(k, "corporateproxy", "corporateegress", "corporatenetwork", "trustednetwork", "companyproxy") || firstSubstring(strings.ToLower(c), corporateGateways) != "" {
 			return true
 		}
 	}

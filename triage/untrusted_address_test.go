@@ -40,3 +40,21 @@ func TestAMultiSessionDesktopIsTheOrganisationsEgress(t *testing.T) {
 		t.Error("an ordinary Windows laptop read as the organisation's network")
 	}
 }
+
+// TestASplunkNotableIsTitledByItsRuleAndItsGatewayCategoryRead holds that
+// a Splunk notable's title is its rule's, not its drilldown's, and that a
+// source category naming a security gateway is the organisation's egress.
+func TestASplunkNotableIsTitledByItsRuleAndItsGatewayCategoryRead(t *testing.T) {
+	raw := map[string]any{"rule_name": "Geographically Improbable Access Detected",
+		"rule_title":      "Geographically improbable access for lmartin (Chicago, US -> Amsterdam, NL in 38 minutes)",
+		"search_name":     "Access - Geographically Improbable Access Detected - Rule",
+		"drilldown_name":  "View Okta events for $user$",
+		"security_domain": "access", "user": "lmartin", "src": "165.225.212.41", "src_category": "zscaler_zen_egress"}
+	f := normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{})
+	if f.Alert.Title != raw["rule_title"] {
+		t.Errorf("title %q", f.Alert.Title)
+	}
+	if !f.Identity.CorporateEgress {
+		t.Error("a source categorised as the security gateway's egress was not read as the organisation's")
+	}
+}
