@@ -17,7 +17,7 @@ type brand struct {
 // reproducible. Display phrases avoid bare common words: "Chase" is also a
 // first name and "Outlook" the title of many newsletters.
 var brands = []brand{
-	{"microsoft", []string{"microsoft", "office365", "outlook", "onedrive", "sharepoint", "microsoftonline"},
+	{"microsoft", []string{"microsoft", "office365", "outlook", "onedrive", "sharepoint", "microsoftonline", "ms365", "m365", "o365"},
 		[]string{"microsoft", "office365", "office 365", "onedrive", "sharepoint", "outlook team", "outlook web"},
 		[]string{"microsoft.com", "microsoftonline.com", "microsoft365.com", "office.com", "office.net", "office365.com", "outlook.com", "live.com", "hotmail.com", "msn.com", "sharepoint.com", "sharepointonline.com", "onmicrosoft.com", "onedrive.com", "azure.com", "windows.net", "azureedge.net"}},
 	{"paypal", []string{"paypal"}, nil, []string{"paypal.com", "paypal.me", "paypalobjects.com"}},
