@@ -137,6 +137,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	if v, ok := d.boolean("userreported", "reportedbyuser", "isuserreported"); ok && v || containsAnyTerm(normKey(lowerJoin(d.scalarStrs("eventtype", "reporttype", "source", "type", "alerttype"))), "userreported", "reportedphish", "reportphish", "suspiciousmessagereported") {
 		f.UserReported = true
 	}
+	f.ReportMailbox = reportMailbox(d)
 	f.Bulk = m.platform != "" || m.listUnsubscribe || f.ThreatType == "bulk"
 	readSenderFamiliarity(d, &f)
 	f.CredentialForm = containsAnyTerm(m.content, "<form", "type=\"password\"", "type='password'", "enter your password", "confirm your password")

@@ -360,6 +360,10 @@ type EmailFields struct {
 	Delivery            string `expr:"delivery" json:"delivery,omitempty"` // delivered, blocked, junked, quarantined, replaced
 	Clicked             bool   `expr:"clicked" json:"clicked,omitempty"`
 	UserReported        bool   `expr:"user_reported" json:"user_reported,omitempty"`
+	// ReportMailbox names the recipient or clicking account when it is
+	// the organisation's phishing-report or abuse mailbox, where the
+	// security team opens reported mail on purpose (see reportMailbox).
+	ReportMailbox string `expr:"report_mailbox" json:"report_mailbox,omitempty"`
 	Bulk                bool   `expr:"bulk" json:"bulk,omitempty"`
 	CredentialForm      bool   `expr:"credential_form" json:"credential_form,omitempty"`
 	// FirstContact is set when the gateway says the recipient or the
