@@ -363,9 +363,9 @@ type EmailFields struct {
 	// ReportMailbox names the recipient or clicking account when it is
 	// the organisation's phishing-report or abuse mailbox, where the
 	// security team opens reported mail on purpose (see reportMailbox).
-	ReportMailbox string `expr:"report_mailbox" json:"report_mailbox,omitempty"`
-	Bulk                bool   `expr:"bulk" json:"bulk,omitempty"`
-	CredentialForm      bool   `expr:"credential_form" json:"credential_form,omitempty"`
+	ReportMailbox  string `expr:"report_mailbox" json:"report_mailbox,omitempty"`
+	Bulk           bool   `expr:"bulk" json:"bulk,omitempty"`
+	CredentialForm bool   `expr:"credential_form" json:"credential_form,omitempty"`
 	// FirstContact is set when the gateway says the recipient or the
 	// organisation has never had mail from this sender before.
 	FirstContact bool `expr:"first_contact" json:"first_contact,omitempty"`
