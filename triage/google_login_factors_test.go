@@ -38,3 +38,23 @@ func TestGoogleLoginChallengeMethodsDecideTheFactor(t *testing.T) {
 		}
 	}
 }
+
+// TestGoogleChallengeMethodsAloneDecideTheFactor holds that a login audit
+// entry without is_second_factor is judged by its challenge methods: a
+// password alone is single-factor, a password and a key is not.
+func TestGoogleChallengeMethodsAloneDecideTheFactor(t *testing.T) {
+	login := func(methods []any) IdentityFields {
+		raw := map[string]any{"kind": "admin#reports#activity", "actor": map[string]any{"email": "m.c@example.com"}, "ipAddress": "146.70.113.58",
+			"events": []any{map[string]any{"type": "login", "name": "login_success", "parameters": []any{
+				map[string]any{"name": "login_type", "value": "google_password"},
+				map[string]any{"name": "login_challenge_method", "multiValue": methods},
+				map[string]any{"name": "is_suspicious", "boolValue": true}}}}}
+		return normalize(Incident{IncidentType: "suspicious_login", RawData: raw}, Indicators{}).Identity
+	}
+	if f := login([]any{"password"}); !f.SingleFactor || f.MFA != "not_required" {
+		t.Errorf("password alone: single factor %v, mfa %q", f.SingleFactor, f.MFA)
+	}
+	if f := login([]any{"password", "security_key"}); f.SingleFactor {
+		t.Error("a password and a security key read as a single factor")
+	}
+}

@@ -80,6 +80,15 @@ func readIdentityEvents(f *IdentityFields, cur *doc, rule MailRuleFields) {
 				f.MFA = "not_required"
 			}
 		}
+	} else if chall := normKey(lowerJoin(cur.strs("loginchallengemethod"))); chall != "" && f.Result != "failure" {
+		// Without is_second_factor the challenge methods alone say it: a
+		// password and nothing else is a single factor.
+		if strings.Contains(chall, "password") && firstSubstring(chall, googleSecondFactorMethods) == "" {
+			f.SingleFactor = true
+			if f.MFA == "" {
+				f.MFA = "not_required"
+			}
+		}
 	}
 	if lt := normKey(cur.str("logintype")); lt == "exchange" || strings.Contains(names, "lesssecureapp") {
 		f.LegacyAuth = true
