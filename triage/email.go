@@ -40,12 +40,12 @@ var (
 	headerFromKeys = []string{"headerfrom", "hdrfrom", "fromheader", "fromheaderaddress", "esafriendlyfrom", "friendlyfrom"}
 	senderKeys     = []string{"sender", "from", "fromaddress", "senderaddress", "senderemail", "mailfrom", "envelopefrom", "headerfrom", "p1sender", "p2sender"}
 	// orgDomainKeys name lists of the organisation's own mail domains.
-	orgDomainKeys = []string{"orgdomains", "organizationdomains", "organisationdomains", "accepteddomains", "internaldomains", "tenantdomains", "owndomains"}
+	orgDomainKeys = []string{"orgdomains", "organizationdomains", "organisationdomains", "accepteddomains", "internaldomains", "tenantdomains", "owndomains", "primarydomain", "customerprimarydomain"}
 	// headerSenderKeys name the message's From (or a gateway's reading of
 	// it); envelopeSenderKeys the SMTP envelope's bounce address.
 	headerSenderKeys   = []string{"sender", "from", "fromaddress", "senderaddress", "senderemail", "headerfrom", "p2sender"}
 	envelopeSenderKeys = []string{"mailfrom", "envelopefrom", "p1sender"}
-	recipientKeys      = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "recipientemailaddress", "recipientssample", "recipientlist", "recipientaddresses", "reporter", "reportedby", "mailbox", "duser", "destinationaddress", "useremailaddress"}
+	recipientKeys      = []string{"recipients", "recipient", "to", "cc", "rcptto", "envelopeto", "toaddresses", "torecipients", "recipientaddress", "recipientemail", "recipientemailaddress", "recipientssample", "recipientlist", "recipientaddresses", "reporter", "reportedby", "mailbox", "duser", "destinationaddress", "useremailaddress", "toenvelope"}
 	contentKeys        = []string{"subject", "body", "bodytext", "bodyhtml", "bodypreview", "text", "html", "snippet", "preview", "content", "plaintext", "textbody", "htmlbody", "bodysnippet", "messagebodysnippet", "subjecttext", "msg"}
 	mailMetaKeys       = []string{"returnpath", "xmailer", "mailer", "listid", "xsender", "envelopefrom", "mailfrom", "dkimsignature", "feedbackid", "xfeedbackid", "xmcuser", "xsgeid", "xsgid", "listunsubscribe", "authenticationresults", "received", "dkimdomain", "signingdomain"}
 

@@ -200,7 +200,8 @@ var emailThreatKeys = []string{"attacktype", "threattypes", "threattype", "threa
 // ThreatTypes, Proofpoint classification, Mimecast scan results and
 // generic threat fields. Spam and bulk are kept apart from phishing.
 func emailThreatType(d *doc) string {
-	text := normKey(lowerJoin(d.productScalarStrs(emailThreatKeys...))) + " " + reclassification(d)
+	// "Not spam" (Gmail's spam classification) names no threat.
+	text := strings.NewReplacer("notspam", "", "nonspam", "", "notphish", "").Replace(normKey(lowerJoin(d.productScalarStrs(emailThreatKeys...)))) + " " + reclassification(d)
 	switch {
 	case strings.Contains(text, "malware") || strings.Contains(text, "virus") || strings.Contains(text, "maliciousfile") || strings.Contains(text, "maliciousattachment"):
 		return "malware"

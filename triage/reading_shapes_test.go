@@ -92,3 +92,20 @@ func TestAClickLogsUserIsTheRecipient(t *testing.T) {
 		t.Errorf("internal %v, own tenant links %d; want true and 1", f.Internal, f.OwnTenantLinks)
 	}
 }
+
+// TestAGmailLogSearchNamesTheOrganisationAndItsRecipients holds that a
+// Gmail log search export gives the organisation's primary domain and the
+// envelope recipients, so a look-alike of that domain is caught, and that
+// its "Not spam" classification is no spam verdict.
+func TestAGmailLogSearchNamesTheOrganisationAndItsRecipients(t *testing.T) {
+	raw := map[string]any{"data_source": "Gmail log events", "primary_domain": "kestrelfin.com",
+		"rows": []any{map[string]any{"Event": "Receive", "From (Header address)": "payroll@kestre1fin.com", "To (Envelope)": "t.harper@kestrelfin.com",
+			"Subject": "Action required: confirm direct deposit details", "Spam classification": "Not spam", "Link domain": []any{"kestre1fin-hr.com"}}}}
+	f := normalize(Incident{IncidentType: kindPhishing, RawData: raw}, ExtractIndicators(raw)).Email
+	if !f.Lookalike {
+		t.Error("kestre1fin.com was not read as imitating kestrelfin.com")
+	}
+	if f.ThreatType == "spam" {
+		t.Error("\"Not spam\" read as a spam verdict")
+	}
+}
