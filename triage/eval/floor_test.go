@@ -68,7 +68,9 @@ import (
 // other vendors, identity-provider sign-ins, and the e-mail suites that
 // matter most) followed after that round's first fixes: 35, 42, 27 and 35
 // of 48 at first contact (139 of 192, 72.4%; 24, 30, 18 and 26 with the
-// rules alone).
+// rules alone). After the fixes those ten batches prompted, the unseen
+// part stood at 4215 of 4944 (85.3%), the blind part at 125 of 144
+// (86.8%) and the rules part at 707 of 746 (94.8%); the floors stay.
 const (
 	rulesExactFloor  = 0.94
 	unseenExactFloor = 0.85
