@@ -135,6 +135,7 @@ func readIdentityEvents(f *IdentityFields, cur *doc, rule MailRuleFields) {
 	readDeviceTrust(f, cur)
 	readOktaRisk(f, cur)
 	readSprayReport(f, cur)
+	readDeviceRegistration(f, cur)
 	readRiskOutcome(f, cur)
 
 	// Correlated spraying: many distinct accounts failed from one source.

@@ -12,7 +12,9 @@ import (
 // credential used from two countries is one credential in two hands.
 func workloadSignIn(d *doc) (workload bool, countries int) {
 	kinds := normKey(lowerJoin(d.strs("signineventtypes", "category", "signineventtype")))
-	workload = d.has("serviceprincipalid", "serviceprincipalname", "managedidentityid") ||
+	// Entra files servicePrincipalId as "" on every user sign-in, so only a
+	// value names a workload, and a sign-in typed as a user's is not one.
+	workload = d.str("serviceprincipalid", "serviceprincipalname", "managedidentityid") != "" && !containsAnyTerm(kinds, "interactiveuser") ||
 		containsAnyTerm(kinds, "serviceprincipal", "managedidentity", "workloadidentity")
 	if !workload {
 		return false, 0

@@ -155,14 +155,18 @@ type IdentityFields struct {
 	// source was spraying passwords or stuffing credentials across many
 	// accounts (Okta ThreatInsight's "Password Spray", Auth0's limit_mu
 	// block), even when it gave no count of the accounts.
-	SprayReported bool    `expr:"spray_reported" json:"spray_reported,omitempty"`
-	RiskLevel     string  `expr:"risk_level" json:"risk_level,omitempty"` // none, low, medium, high
-	PrevCountry   string  `expr:"prev_country" json:"prev_country,omitempty"`
-	TravelKm      float64 `expr:"travel_km" json:"travel_km,omitempty"`
-	TravelKmh     float64 `expr:"travel_kmh" json:"travel_kmh,omitempty"`
-	NewCountry    bool    `expr:"new_country" json:"new_country,omitempty"`
-	UsualLocation bool    `expr:"usual_location" json:"usual_location,omitempty"`
-	KnownNetwork  bool    `expr:"known_network" json:"known_network,omitempty"` // corporate or previously seen IP
+	SprayReported bool `expr:"spray_reported" json:"spray_reported,omitempty"`
+	// DeviceRegistration is set when the sign-in's resource is Entra's
+	// Device Registration Service: a token to join a device to the
+	// directory, which then earns a primary refresh token.
+	DeviceRegistration bool    `expr:"device_registration" json:"device_registration,omitempty"`
+	RiskLevel          string  `expr:"risk_level" json:"risk_level,omitempty"` // none, low, medium, high
+	PrevCountry        string  `expr:"prev_country" json:"prev_country,omitempty"`
+	TravelKm           float64 `expr:"travel_km" json:"travel_km,omitempty"`
+	TravelKmh          float64 `expr:"travel_kmh" json:"travel_kmh,omitempty"`
+	NewCountry         bool    `expr:"new_country" json:"new_country,omitempty"`
+	UsualLocation      bool    `expr:"usual_location" json:"usual_location,omitempty"`
+	KnownNetwork       bool    `expr:"known_network" json:"known_network,omitempty"` // corporate or previously seen IP
 	// CorporateEgress is set when the sign-in came through the
 	// organisation's own gateway or a named location (KnownNetwork too).
 	CorporateEgress bool `expr:"corporate_egress" json:"corporate_egress,omitempty"`
