@@ -139,6 +139,7 @@ func readIdentity(signIn map[string]any, d *doc) IdentityFields {
 	readOutcomeWording(&f, cur)
 	readFamiliarity(&f, cur)
 	readDenyListedAddress(&f, cur)
+	readCognitoFeedback(&f, d)
 	readVirtualDesktop(&f, d)
 	readConsoleSignIn(&f, d)
 	readTravelRecord(&f, d)

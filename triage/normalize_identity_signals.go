@@ -157,6 +157,23 @@ func readVirtualDesktop(f *IdentityFields, d *doc) {
 	}
 }
 
+// readCognitoFeedback reads Amazon Cognito's advanced security record of
+// a sign-in: the user's own feedback on the event ("Invalid" from the
+// user is "this was not me") and a password Cognito found among
+// compromised credentials.
+func readCognitoFeedback(f *IdentityFields, d *doc) {
+	for _, m := range d.maps("eventfeedback") {
+		value, _ := m["FeedbackValue"].(string)
+		provider, _ := m["Provider"].(string)
+		if strings.EqualFold(value, "invalid") && strings.EqualFold(provider, "user") {
+			f.UserReported = true
+		}
+	}
+	if v, ok := d.boolean("compromisedcredentialsdetected"); ok && v {
+		f.LeakedCredentials = true
+	}
+}
+
 // readDenyListedAddress reads Auth0's UntrustedIP assessment: an address
 // found on a deny list whose category is anonymisers (FireHOL's) is an
 // anonymising network.

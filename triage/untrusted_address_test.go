@@ -58,3 +58,25 @@ func TestASplunkNotableIsTitledByItsRuleAndItsGatewayCategoryRead(t *testing.T) 
 		t.Error("a source categorised as the security gateway's egress was not read as the organisation's")
 	}
 }
+
+// TestCognitosFeedbackIsTheOwnersReport holds that Amazon Cognito's event
+// feedback "Invalid" from the user is the owner disowning the sign-in, and
+// that compromised credentials it detected are leaked credentials.
+func TestCognitosFeedbackIsTheOwnersReport(t *testing.T) {
+	event := func(value, provider string, compromised bool) IdentityFields {
+		raw := map[string]any{"AuthEvents": []any{map[string]any{"EventType": "SignIn", "EventResponse": "Pass",
+			"EventRisk":        map[string]any{"RiskDecision": "AccountTakeover", "RiskLevel": "Medium", "CompromisedCredentialsDetected": compromised},
+			"EventContextData": map[string]any{"IpAddress": "154.47.23.118", "City": "Vienna", "Country": "Austria"},
+			"EventFeedback":    map[string]any{"FeedbackValue": value, "Provider": provider}}}}
+		return normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
+	}
+	if !event("Invalid", "User", false).UserReported {
+		t.Error("the user's Invalid feedback was not read as a report")
+	}
+	if event("Valid", "User", false).UserReported || event("Invalid", "Admin", false).UserReported {
+		t.Error("a confirmation, or an admin's feedback, read as the owner's report")
+	}
+	if !event("", "", true).LeakedCredentials {
+		t.Error("compromised credentials were not read")
+	}
+}
