@@ -25,7 +25,7 @@ func TestADeviceCodeGrantToDeviceRegistrationIsWeighed(t *testing.T) {
 	}
 	raw["servicePrincipalId"] = "5e3ce6c0-2b1f-4285-8d4b-75ee78787346"
 	raw["signInEventTypes"] = []any{"servicePrincipal"}
-	if !normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity.Workload {
+	if !identityOf(raw).Workload {
 		t.Error("a service principal's sign-in was not read as a workload")
 	}
 }

@@ -49,7 +49,7 @@ func TestGoogleChallengeMethodsAloneDecideTheFactor(t *testing.T) {
 				map[string]any{"name": "login_type", "value": "google_password"},
 				map[string]any{"name": "login_challenge_method", "multiValue": methods},
 				map[string]any{"name": "is_suspicious", "boolValue": true}}}}}
-		return normalize(Incident{IncidentType: "suspicious_login", RawData: raw}, Indicators{}).Identity
+		return identityOf(raw)
 	}
 	if f := login([]any{"password"}); !f.SingleFactor || f.MFA != "not_required" {
 		t.Errorf("password alone: single factor %v, mfa %q", f.SingleFactor, f.MFA)

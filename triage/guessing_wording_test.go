@@ -9,7 +9,7 @@ import "testing"
 func TestABruteForceDescriptionGivesItsExtent(t *testing.T) {
 	read := func(desc string) IdentityFields {
 		raw := map[string]any{"title": "Suspected Brute Force attack (LDAP)", "serviceSource": "microsoftDefenderForIdentity", "description": desc}
-		return normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
+		return identityOf(raw)
 	}
 	f := read("An actor on WS09 attempted to authenticate against DC02 using LDAP simple bind with 2 passwords against 412 accounts between 4:31 AM and 4:46 AM. The password 'Summer2025!' was successfully guessed for 2 accounts: Kara Franklin and Lab 07.")
 	if f.TargetedUsers != 412 || f.Result != "success" {

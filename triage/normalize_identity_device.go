@@ -88,3 +88,18 @@ func deviceScope(e entry) bool {
 	parent := strings.TrimSuffix(e.scope, "."+e.key)
 	return strings.Contains(parent, "device") || strings.Contains(parent, "endpoint")
 }
+
+// deviceRegistrationResource is the Device Registration Service's
+// application id in every Entra tenant.
+const deviceRegistrationResource = "01cb2876-7ebd-4aa4-9cc9-d28bd4d359a9"
+
+// readDeviceRegistration sets DeviceRegistration from the sign-in's
+// resource, by id or by name.
+func readDeviceRegistration(f *IdentityFields, cur *doc) {
+	for _, s := range cur.scalarStrs("resourceid", "resourcedisplayname", "resourceappid", "resource") {
+		if k := strings.ToLower(strings.TrimSpace(s)); k == deviceRegistrationResource || k == "device registration service" {
+			f.DeviceRegistration = true
+			return
+		}
+	}
+}

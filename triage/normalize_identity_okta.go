@@ -3,6 +3,7 @@ package triage
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -51,8 +52,13 @@ func oktaBehaviorText(cur *doc) string {
 }
 
 // oktaZoneExcluded are words in the name of a network zone that lists
-// addresses to block or distrust rather than the organisation's own.
-var oktaZoneExcluded = []string{"block", "deny", "denied", "bad", "tor", "anonym", "proxy", "dynamic", "threat", "suspicious", "untrusted", "risk", "banned", "sanction"}
+// addresses to block or distrust rather than the organisation's own;
+// oktaZoneExcludedWords count only as whole words ("Tor exits", not
+// "Toronto office").
+var (
+	oktaZoneExcluded      = []string{"block", "deny", "denied", "anonym", "proxy", "dynamic", "threat", "suspicious", "untrusted", "banned", "sanction"}
+	oktaZoneExcludedWords = setOf("tor", "bad", "risk", "risky")
+)
 
 // oktaNetworkZone returns the name of the network zone Okta matched the
 // client's address to (client.zone), or "" when there is none or the
@@ -66,7 +72,8 @@ func oktaNetworkZone(cur *doc) string {
 		if zone == "" || strings.EqualFold(zone, "null") {
 			continue
 		}
-		if firstSubstring(strings.ToLower(zone), oktaZoneExcluded) != "" {
+		lower := strings.ToLower(zone)
+		if firstSubstring(lower, oktaZoneExcluded) != "" || slices.ContainsFunc(strings.FieldsFunc(lower, func(r rune) bool { return r > 127 || !isAlnum(byte(r)) }), func(w string) bool { return oktaZoneExcludedWords[w] }) {
 			continue
 		}
 		return zone

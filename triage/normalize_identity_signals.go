@@ -163,9 +163,8 @@ func readVirtualDesktop(f *IdentityFields, d *doc) {
 // compromised credentials.
 func readCognitoFeedback(f *IdentityFields, d *doc) {
 	for _, m := range d.maps("eventfeedback") {
-		value, _ := m["FeedbackValue"].(string)
-		provider, _ := m["Provider"].(string)
-		if strings.EqualFold(value, "invalid") && strings.EqualFold(provider, "user") {
+		feedback := newDoc(m)
+		if strings.EqualFold(feedback.str("feedbackvalue"), "invalid") && strings.EqualFold(feedback.str("provider"), "user") {
 			f.UserReported = true
 		}
 	}
@@ -183,7 +182,7 @@ func readDenyListedAddress(f *IdentityFields, d *doc) {
 			continue
 		}
 		details, _ := m["details"].(map[string]any)
-		if category, _ := details["category"].(string); containsAnyTerm(strings.ToLower(category), "anonymi", "proxy", "tor") {
+		if category, _ := details["category"].(string); containsAnyTerm(strings.ToLower(category), "anonymi", "proxy") {
 			f.Anonymizer = true
 		}
 	}

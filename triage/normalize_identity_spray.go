@@ -70,18 +70,3 @@ func readGuessingWording(f *IdentityFields, cur *doc) {
 		f.Result = "success"
 	}
 }
-
-// deviceRegistrationResource is the Device Registration Service's
-// application id in every Entra tenant.
-const deviceRegistrationResource = "01cb2876-7ebd-4aa4-9cc9-d28bd4d359a9"
-
-// readDeviceRegistration sets DeviceRegistration from the sign-in's
-// resource, by id or by name.
-func readDeviceRegistration(f *IdentityFields, cur *doc) {
-	for _, s := range cur.scalarStrs("resourceid", "resourcedisplayname", "resourceappid", "resource") {
-		if k := strings.ToLower(strings.TrimSpace(s)); k == deviceRegistrationResource || k == "device registration service" {
-			f.DeviceRegistration = true
-			return
-		}
-	}
-}

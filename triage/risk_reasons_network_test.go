@@ -8,7 +8,7 @@ import "testing"
 func TestRiskReasonsNameTheNetwork(t *testing.T) {
 	read := func(reasons string) IdentityFields {
 		raw := map[string]any{"event_type_id": 5.0, "ipaddr": "95.217.183.40", "user_name": "Elena Marsh", "risk_score": 95.0, "risk_reasons": reasons}
-		return normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
+		return identityOf(raw)
 	}
 	if f := read("Impossible travel: last login from Phoenix 22 minutes ago; IP belongs to a hosting provider (Hetzner Online GmbH, FI); Never seen browser"); !f.Hosting {
 		t.Error("a hosting provider named in the risk reasons was not read")

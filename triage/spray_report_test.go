@@ -8,9 +8,7 @@ import "testing"
 // read even without a count, is no harmless single failure, and is not
 // held against the organisation's own network.
 func TestAProviderSprayReportIsAnAttackOnManyAccounts(t *testing.T) {
-	read := func(raw map[string]any) IdentityFields {
-		return normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
-	}
+	read := identityOf
 	okta := map[string]any{"eventType": "security.threat.detected", "actor": map[string]any{"id": "unknown"},
 		"client":  map[string]any{"ipAddress": "177.37.164.90", "zone": "null"},
 		"outcome": map[string]any{"result": "DENY", "reason": "Password Spray"}}
@@ -64,12 +62,15 @@ func TestAnOktaNetworkZoneIsTheOrganisationsNetwork(t *testing.T) {
 		raw := map[string]any{"eventType": "user.session.start", "actor": map[string]any{"alternateId": "kiosk@example.org"},
 			"client":  map[string]any{"ipAddress": "198.51.100.5", "zone": zone},
 			"outcome": map[string]any{"result": "FAILURE"}}
-		return normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
+		return identityOf(raw)
 	}
 	if f := read("Corporate HQ Egress"); !f.KnownNetwork || !f.CorporateEgress {
 		t.Error("an address in the organisation's zone was not read as its network")
 	}
-	for _, zone := range []string{"null", "BlockedIpZone", "DefaultEnhancedDynamicZone"} {
+	if !read("Toronto-Office").KnownNetwork {
+		t.Error("an office zone whose name holds \"tor\" read as a Tor block list")
+	}
+	for _, zone := range []string{"null", "BlockedIpZone", "DefaultEnhancedDynamicZone", "Tor exit nodes"} {
 		if read(zone).KnownNetwork {
 			t.Errorf("zone %q read as the organisation's network", zone)
 		}
@@ -80,7 +81,7 @@ func TestAnOktaNetworkZoneIsTheOrganisationsNetwork(t *testing.T) {
 // record counting failures and zero successes reads as failed.
 func TestASummaryWithNoSuccessIsAFailure(t *testing.T) {
 	raw := map[string]any{"source_address": "45.134.26.77", "distinct_users_attempted": 146.0, "failed_attempts": 146.0, "successful_attempts": 0.0}
-	f := normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
+	f := identityOf(raw)
 	if f.Result != "failure" {
 		t.Errorf("result %q, want failure", f.Result)
 	}

@@ -33,7 +33,7 @@ func TestAnSSHDLineIsASignIn(t *testing.T) {
 	}
 	raw["full_log"] = "Jun 21 09:12:03 bastion-01 sshd[3101]: Accepted publickey for deploy from 10.0.4.20 port 40022 ssh2: ED25519 SHA256:abc"
 	delete(raw, "previous_output")
-	f = normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
+	f = identityOf(raw)
 	if f.SingleFactor || f.SourceIP != "10.0.4.20" || !f.InternalSource {
 		t.Errorf("a key sign-in from the office read as password alone %v from %q", f.SingleFactor, f.SourceIP)
 	}

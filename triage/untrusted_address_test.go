@@ -11,7 +11,7 @@ func TestAnUntrustedAddressIsNotAUsualOne(t *testing.T) {
 		"details": map[string]any{"riskAssessment": map[string]any{"assessments": map[string]any{
 			"UntrustedIP": map[string]any{"confidence": "low", "code": "found_on_deny_list",
 				"details": map[string]any{"ip": "89.187.185.171", "matches": "89.187.185.0/24", "source": "FIREHOL", "category": "anonymizers"}}}}}}
-	f := normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
+	f := identityOf(raw)
 	if f.KnownNetwork {
 		t.Error("an address on a deny list read as the user's usual network")
 	}
@@ -19,7 +19,7 @@ func TestAnUntrustedAddressIsNotAUsualOne(t *testing.T) {
 		t.Error("a deny-list hit among anonymisers was not read")
 	}
 	usual := map[string]any{"ipAddress": "203.0.113.7", "userPrincipalName": "a@example.com", "knownIps": []any{"203.0.113.7"}}
-	if !normalize(Incident{IncidentType: kindLogin, RawData: usual}, Indicators{}).Identity.KnownNetwork {
+	if !identityOf(usual).KnownNetwork {
 		t.Error("an address listed among the known ones was not read")
 	}
 }
@@ -31,12 +31,12 @@ func TestAMultiSessionDesktopIsTheOrganisationsEgress(t *testing.T) {
 	raw := map[string]any{"title": "Atypical travel", "serviceSource": "azureAdIdentityProtection", "evidence": []any{
 		map[string]any{"ipAddress": "20.224.91.37", "countryLetterCode": "NL"},
 		map[string]any{"deviceName": "hgl-avd-weu-07", "operatingSystem": "Windows 11 Enterprise multi-session", "protocol": "OAuth2:Authorize"}}}
-	f := normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
+	f := identityOf(raw)
 	if !f.CorporateEgress || !f.KnownNetwork {
 		t.Errorf("egress %v, known network %v; want both", f.CorporateEgress, f.KnownNetwork)
 	}
 	raw["evidence"] = []any{map[string]any{"deviceName": "HGL-LT-0522", "operatingSystem": "Windows 11 Enterprise"}}
-	if normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity.KnownNetwork {
+	if identityOf(raw).KnownNetwork {
 		t.Error("an ordinary Windows laptop read as the organisation's network")
 	}
 }
@@ -68,13 +68,17 @@ func TestCognitosFeedbackIsTheOwnersReport(t *testing.T) {
 			"EventRisk":        map[string]any{"RiskDecision": "AccountTakeover", "RiskLevel": "Medium", "CompromisedCredentialsDetected": compromised},
 			"EventContextData": map[string]any{"IpAddress": "154.47.23.118", "City": "Vienna", "Country": "Austria"},
 			"EventFeedback":    map[string]any{"FeedbackValue": value, "Provider": provider}}}}
-		return normalize(Incident{IncidentType: kindLogin, RawData: raw}, Indicators{}).Identity
+		return identityOf(raw)
 	}
 	if !event("Invalid", "User", false).UserReported {
 		t.Error("the user's Invalid feedback was not read as a report")
 	}
 	if event("Valid", "User", false).UserReported || event("Invalid", "Admin", false).UserReported {
 		t.Error("a confirmation, or an admin's feedback, read as the owner's report")
+	}
+	lower := map[string]any{"event_feedback": map[string]any{"feedback_value": "Invalid", "provider": "User"}}
+	if !identityOf(lower).UserReported {
+		t.Error("feedback filed under lower-case names was not read")
 	}
 	if !event("", "", true).LeakedCredentials {
 		t.Error("compromised credentials were not read")
