@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -216,7 +217,8 @@ func scoreAuth(ev *evidence, auth map[string]string, noCredit bool) (passed, fai
 // bulk-mail platform are exempt from the credential-keyword rule (they are
 // real login or preference pages), as are links to the sender's own,
 // authenticated, non-look-alike domain: a genuine service mail saying
-// "sign in to your account" should not look like phishing.
+// "sign in to your account" should not look like phishing. Links on the
+// recipients' own domain are exempt too.
 func assessLinks(m emailMessage, lookalikeSender, authPassed bool) linkFindings {
 	var lf linkFindings
 	senderReg := registrableDomain(m.senderDomain)
@@ -229,6 +231,9 @@ func assessLinks(m emailMessage, lookalikeSender, authPassed bool) linkFindings 
 		_, branded := ownerBrand(host)
 		trusted := branded || bulkMailDomains[reg] != ""
 		own := m.senderDomain != "" && reg == senderReg && !lookalikeSender && authPassed
+		// The recipients' own domain serves their own sign-in pages; a
+		// harvesting page cannot be hosted there without a breach of its own.
+		orgOwn := slices.Contains(m.orgDomains, reg) || m.internal && reg == senderReg
 		addr, ipErr := netip.ParseAddr(host)
 		isIP := ipErr == nil && addr.IsValid()
 		if isIP && lf.rawIP == "" {
@@ -237,7 +242,7 @@ func assessLinks(m emailMessage, lookalikeSender, authPassed bool) linkFindings 
 		if urlShorteners[host] && lf.shortener == "" {
 			lf.shortener = l.url
 		}
-		if lf.credential == "" && !trusted && !own {
+		if lf.credential == "" && !trusted && !own && !orgOwn {
 			// Paths glue words together (/myaccount, /verifylogin.php), so a
 			// plain substring test is used here rather than word matching.
 			target := strings.ToLower(u.EscapedPath() + "?" + u.RawQuery)

@@ -1,0 +1,36 @@
+package triage
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// A sign-in or password page on the recipients' own domain is their own
+// service, not a harvesting page; the same path on another domain is.
+func TestOwnDomainLoginLinkIsNotHarvesting(t *testing.T) {
+	reasoning := func(sender, link string) string {
+		raw := map[string]any{
+			"sender": sender, "subject": "Your password expires in 3 days",
+			"recipients": []any{"m.okafor@ironvale.com"},
+			"urls":       []any{link},
+		}
+		inc := Incident{IncidentType: "phishing", Severity: "medium", RawData: raw}
+		a, err := NewRuleAnalyzer().Analyze(context.Background(), inc, ExtractIndicators(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.Verdict.Reasoning
+	}
+	for _, c := range []struct{ sender, link string }{
+		{"selfservice@ironvale.com", "https://passwordreset.ironvale.com/showLogin.cc"},
+		{"noreply@hr-notices.example", "https://sso.ironvale.com/login?next=benefits"},
+	} {
+		if r := reasoning(c.sender, c.link); strings.Contains(r, "credential-harvesting") {
+			t.Errorf("%s from %s read as harvesting: %s", c.link, c.sender, r)
+		}
+	}
+	if r := reasoning("selfservice@ironvale.com", "https://ironvale-passwordreset.example/showLogin.cc"); !strings.Contains(r, "credential-harvesting") {
+		t.Errorf("a login page off the organisation's domain was not read as harvesting: %s", r)
+	}
+}
