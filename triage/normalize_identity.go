@@ -175,7 +175,9 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	if !scoreUsualLocation(usual, cur) && len(usual.signals) > 0 {
 		f.UsualLocation = true
 	}
-	f.SelfService = containsAnyTerm(normKey(f.Event+" "+cur.str("category", "operationname", "activity")), "selfservice", "resetpassword", "updatepassword", "passwordchange", "factoractivate", "mfaregistration", "registersecurityinfo", "enrollfactor")
+	f.SelfService = containsAnyTerm(normKey(f.Event+" "+cur.str("category", "operationname", "activity")), "selfservice", "resetpassword", "updatepassword", "passwordchange", "factoractivate", "mfaregistration", "registersecurityinfo", "enrollfactor",
+		// Google's login audit: password_edit, 2sv_enroll, passkey_enrolled.
+		"passwordedit", "2svenroll", "passkeyenrolled")
 	f.EmergencyAccess = emergencyAccount(cur)
 	f.Admin = privileged(cur) != "" || f.EmergencyAccess
 	f.ServiceAccount = serviceAccount(f.User)

@@ -21,6 +21,11 @@ var oneLoginEventTypes = map[int]struct{ event, outcome string }{
 	8: {"user.authentication.sso (OneLogin USER_LOGGED_INTO_APP)", "success"},
 }
 
+// oneLoginOwnPasswordChange is USER_CHANGED_PASSWORD, the user's own
+// change when the actor is the user; an administrator's change of
+// another user's password is not mapped.
+const oneLoginOwnPasswordChange = 11
+
 // oneLoginRiskLevel folds a Vigilance AI risk score onto the three levels
 // other providers state. OneLogin's own policies and score insights cut
 // it into five buckets: minimal (up to 5), low (to 25), medium (to 50),
@@ -52,6 +57,11 @@ func oneLoginEvent(raw map[string]any) map[string]any {
 	if known {
 		add("eventType", kind.event)
 		add("outcome", kind.outcome)
+	}
+	actor, hasActor := asNumber(raw["actor_user_id"])
+	user, _ := asNumber(raw["user_id"])
+	if int(id) == oneLoginOwnPasswordChange && (!hasActor || actor == user) {
+		add("eventType", "user.account.update_password (OneLogin USER_CHANGED_PASSWORD)")
 	}
 	add("userPrincipalName", raw["login_name"])
 	add("ipAddress", raw["ipaddr"])

@@ -16,11 +16,14 @@ var userReportTerms = []string{
 	"userreportedfraud", "fraudreportedbyuser", "suspiciousactivityreportedbytheuser",
 }
 
-// tokenAnomalyTerms are provider detections about the session's token;
+// tokenAnomalyTerms are provider detections about the session's token or cookie;
 // an attacker-in-the-middle detection (Entra's attackerinTheMiddle) is a
 // session cookie taken by a phishing proxy.
 var tokenAnomalyTerms = append([]string{
 	"anomaloustoken", "tokenissueranomaly", "tokenlifetimeanomaly", "tokenreplay", "replayedtoken", "tokentheft", "stolentoken",
+	// Google signs a user out when it finds their session cookie in use
+	// elsewhere (user_signed_out_due_to_suspicious_session_cookie).
+	"suspicioussessioncookie",
 }, phishingProxyTerms...)
 
 // phishingProxyTerms are the provider detections that tie a session to
