@@ -151,6 +151,33 @@ var tenantPlatforms = []string{
 	"coupahost.com",
 }
 
+// pathTenantPlatforms are tenant platforms that name the customer in the
+// first segment of the path instead of the host
+// (wd5.myworkday.com/contoso/login.htmld).
+var pathTenantPlatforms = []string{"myworkday.com"}
+
+// orgTenantLink reports whether a link on host with the given path leads to
+// the organisation's tenant on a tenant platform, named in the host or,
+// where the platform does so, in the path.
+func orgTenantLink(host, path string, orgDomains []string) bool {
+	if orgTenantOnPlatform(host, orgDomains) {
+		return true
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	segment, _, _ := strings.Cut(strings.TrimPrefix(strings.ToLower(path), "/"), "/")
+	for _, p := range pathTenantPlatforms {
+		if host != p && !strings.HasSuffix(host, "."+p) {
+			continue
+		}
+		for _, org := range orgDomains {
+			if name := secondLevel(org); name != "" && segment == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // orgTenantOnPlatform reports whether host is the organisation's tenant on
 // a tenant platform: the organisation's name as its first label.
 func orgTenantOnPlatform(host string, orgDomains []string) bool {

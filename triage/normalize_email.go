@@ -85,14 +85,14 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 	}
 	hosts := map[string]bool{}
 	for _, l := range m.links {
-		_, host, ok := linkHost(l.url)
+		u, host, ok := linkHost(l.url)
 		if !ok {
 			continue
 		}
 		f.URLs = append(f.URLs, l.url)
 		hosts[host] = true
 		switch {
-		case ownTenantHost(host, m.orgDomains), f.OwnTenantSender && sameBrandDomain(host, m.senderDomain):
+		case ownTenantHost(host, m.orgDomains), orgTenantLink(host, u.Path, m.orgDomains), f.OwnTenantSender && sameBrandDomain(host, m.senderDomain):
 			f.OwnTenantLinks++
 		case isCustomerContentHost(host):
 			f.ContentHostLinks++

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// A sign-in or password page on the recipients' own domain is their own
-// service, not a harvesting page; the same path on another domain is.
+// A sign-in or password page on the recipients' own domain, or on their
+// tenant of a tenant platform (Workday names it in the path), is their own
+// service, not a harvesting page; the same path elsewhere is.
 func TestOwnDomainLoginLinkIsNotHarvesting(t *testing.T) {
 	reasoning := func(sender, link string) string {
 		raw := map[string]any{
@@ -25,12 +26,15 @@ func TestOwnDomainLoginLinkIsNotHarvesting(t *testing.T) {
 	for _, c := range []struct{ sender, link string }{
 		{"selfservice@ironvale.com", "https://passwordreset.ironvale.com/showLogin.cc"},
 		{"noreply@hr-notices.example", "https://sso.ironvale.com/login?next=benefits"},
+		{"ironvale@myworkday.com", "https://wd5.myworkday.com/ironvale/login.htmld"},
 	} {
 		if r := reasoning(c.sender, c.link); strings.Contains(r, "credential-harvesting") {
 			t.Errorf("%s from %s read as harvesting: %s", c.link, c.sender, r)
 		}
 	}
-	if r := reasoning("selfservice@ironvale.com", "https://ironvale-passwordreset.example/showLogin.cc"); !strings.Contains(r, "credential-harvesting") {
-		t.Errorf("a login page off the organisation's domain was not read as harvesting: %s", r)
+	for _, link := range []string{"https://ironvale-passwordreset.example/showLogin.cc", "https://wd5.myworkday.com/otherco/login.htmld"} {
+		if r := reasoning("selfservice@ironvale.com", link); !strings.Contains(r, "credential-harvesting") {
+			t.Errorf("a login page off the organisation's own ground (%s) was not read as harvesting: %s", link, r)
+		}
 	}
 }

@@ -218,7 +218,8 @@ func scoreAuth(ev *evidence, auth map[string]string, noCredit bool) (passed, fai
 // real login or preference pages), as are links to the sender's own,
 // authenticated, non-look-alike domain: a genuine service mail saying
 // "sign in to your account" should not look like phishing. Links on the
-// recipients' own domain are exempt too.
+// recipients' own domain or their tenant on a tenant platform are exempt
+// too.
 func assessLinks(m emailMessage, lookalikeSender, authPassed bool) linkFindings {
 	var lf linkFindings
 	senderReg := registrableDomain(m.senderDomain)
@@ -233,7 +234,7 @@ func assessLinks(m emailMessage, lookalikeSender, authPassed bool) linkFindings 
 		own := m.senderDomain != "" && reg == senderReg && !lookalikeSender && authPassed
 		// The recipients' own domain serves their own sign-in pages; a
 		// harvesting page cannot be hosted there without a breach of its own.
-		orgOwn := slices.Contains(m.orgDomains, reg) || m.internal && reg == senderReg
+		orgOwn := slices.Contains(m.orgDomains, reg) || m.internal && reg == senderReg || orgTenantLink(host, u.Path, m.orgDomains)
 		addr, ipErr := netip.ParseAddr(host)
 		isIP := ipErr == nil && addr.IsValid()
 		if isIP && lf.rawIP == "" {
