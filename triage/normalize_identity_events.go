@@ -172,13 +172,20 @@ func readApproverPlace(f *IdentityFields, accessCountry, approverCountry string)
 
 // readDuoFactor reads Duo's factor and result: an approved push or
 // passcode is a passed second factor; a bypass code is one the helpdesk
-// handed out, which proves nothing about who typed it.
+// handed out, which proves nothing about who typed it; a denial by
+// network or place policy came after the password was accepted.
 func readDuoFactor(f *IdentityFields, cur *doc) {
 	factor := normKey(cur.str("factor"))
 	if factor == "" {
 		return
 	}
 	result := normKey(cur.str("result"))
+	// Duo is asked only after the application accepted the password; a
+	// denial for the access device's network or place (its policy on
+	// anonymous networks or countries) is a correct password refused.
+	if reason := normKey(cur.str("reason")); result == "denied" && (reason == "anonymousip" || reason == "locationrestricted") {
+		f.PasswordAccepted = true
+	}
 	switch {
 	case strings.Contains(factor, "bypass"):
 		f.BypassCode = true
