@@ -3,16 +3,23 @@ package triage
 import "testing"
 
 // wbadmin keeping the newest copies or removing the oldest is a retention
-// job; the catalog, or backups deleted with none kept, is wholesale.
+// job; the catalog, or backups deleted with none kept, is wholesale. A
+// shadow storage limit that leaves room for the copies keeps them; one
+// shrunk to a few hundred megabytes purges them.
 func TestWbadminRetentionIsScoped(t *testing.T) {
 	for cmd, wholesale := range map[string]bool{
-		`wbadmin.exe delete systemstatebackup -keepversions:7 -quiet`: false,
-		`wbadmin delete backup -deleteoldest -quiet`:                  false,
-		`wbadmin delete systemstatebackup -keepversions:0 -quiet`:     true,
-		`wbadmin delete systemstatebackup -quiet`:                     true,
-		`wbadmin delete catalog -quiet`:                               true,
-		`vssadmin delete shadows /for=e: /oldest /quiet`:              false,
-		`vssadmin delete shadows /all /quiet`:                         true,
+		`wbadmin.exe delete systemstatebackup -keepversions:7 -quiet`:   false,
+		`wbadmin delete backup -deleteoldest -quiet`:                    false,
+		`wbadmin delete systemstatebackup -keepversions:0 -quiet`:       true,
+		`wbadmin delete systemstatebackup -quiet`:                       true,
+		`wbadmin delete catalog -quiet`:                                 true,
+		`vssadmin delete shadows /for=e: /oldest /quiet`:                false,
+		`vssadmin delete shadows /all /quiet`:                           true,
+		`vssadmin.exe resize shadowstorage /for=d: /on=d: /maxsize=20%`: false,
+		`vssadmin resize shadowstorage /for=c: /on=c: /maxsize=50gb`:    false,
+		`vssadmin resize shadowstorage /for=c: /on=c: /maxsize=401mb`:   true,
+		`vssadmin resize shadowstorage /for=c: /on=c: /maxsize=1%`:      true,
+		`vssadmin resize shadowstorage /for=c: /on=c: /maxsize=401mb & vssadmin resize shadowstorage /for=c: /on=c: /maxsize=unbounded`: true,
 	} {
 		found, got := shadowCopyDeletion(cmd)
 		if found == "" || got != wholesale {
