@@ -31,3 +31,28 @@ func TestBackupSoftwareRotatingItsSnapshotsIsClosed(t *testing.T) {
 			f.Endpoint.Context.BackupSoftware, f.Endpoint.ShadowDelete, f.Endpoint.MassRename)
 	}
 }
+
+// An XDR file event names the file the process touched before the
+// process; the backup agent is still read from the command line that
+// started it, unless it runs from a folder any user can write.
+func TestBackupAgentReadFromItsCommandLine(t *testing.T) {
+	event := func(image string) map[string]any {
+		return map[string]any{"events": []any{map[string]any{
+			"event_type":                 "FILE",
+			"action_file_name":           "assembly_rev14.dwg",
+			"action_file_path":           `E:\Shares\Engineering\CAD\assembly_rev14.dwg`,
+			"actor_process_command_line": `"` + image + `" -j 1184302 -a 2:47 -t 1 -d fs-prd-02`,
+			"actor_process_image_name":   "clBackup.exe",
+		}}}
+	}
+	for image, want := range map[string]string{
+		`C:\Program Files\Commvault\ContentStore\Base\clBackup.exe`:     "commvault",
+		`C:\Users\Public\Downloads\Commvault\ContentStore\clBackup.exe`: "",
+	} {
+		raw := event(image)
+		f := normalize(Incident{IncidentType: "malware", RawData: raw}, ExtractIndicators(raw))
+		if got := f.Endpoint.Context.BackupSoftware; got != want {
+			t.Errorf("%s: backup software %q, want %q", image, got, want)
+		}
+	}
+}

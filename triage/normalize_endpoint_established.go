@@ -71,7 +71,7 @@ var backupProducts = [][2]string{
 // folder anywhere in the chain rules it out, whatever else names the
 // product: anyone can put a file there, and call it what they like.
 func backupSoftware(d *doc, p processFacts, f *EndpointFields) string {
-	chain := []string{p.Path, p.Name, p.ParentPath, p.ParentName, p.ParentCommandLine, p.GrandparentName, p.ParentNames}
+	chain := []string{p.Path, p.Name, commandImage(f.CommandLine), p.ParentPath, p.ParentName, p.ParentCommandLine, p.GrandparentName, p.ParentNames}
 	chain = append(chain, d.strs("originatorprocess", "grandparentpath", "parentfilepath", "initiatingprocessparentfilename", "initiatingprocessfolderpath")...)
 	if f.Signed && !f.SignatureBad {
 		chain = append(chain, f.Signer)
