@@ -205,6 +205,7 @@ var formatProbes = []formatProbe{
 	{"duo", "identity", []string{"surfacedauth"}},
 	{"jumpcloud_insights", "identity", []string{"initiatedby", "clientip", "eventtype", "success"}},
 	{"globalprotect", "identity", []string{"publicip", "privateip", "stage", "authmethod"}},
+	{"salesforce_login", "identity", []string{"logintype", "sourceip", "status"}},
 	{"jamf_protect", "endpoint", []string{"caid", "match", "eventtype"}},
 	{"crowdstrike", "endpoint", []string{"behaviors", "device"}},
 	{"crowdstrike", "endpoint", []string{"detectid"}},

@@ -86,7 +86,8 @@ func (c commonNames) add(k string, v any) {
 }
 
 // providerEvent rewrites an identity provider's own event shape (PingOne,
-// OneLogin) into the common names, returning raw itself for any other.
+// OneLogin, Salesforce) into the common names, returning raw itself for
+// any other.
 func providerEvent(raw map[string]any) map[string]any {
-	return oneLoginEvent(pingOneActivity(raw))
+	return salesforceLogin(oneLoginEvent(pingOneActivity(raw)))
 }
