@@ -32,6 +32,10 @@ type EndpointContext struct {
 	// launch markers the command, its parent or their working directory
 	// carries (ansible, configmgr, puppet, chef, salt), or "".
 	AutomationTool string `expr:"automation_tool" json:"automation_tool,omitempty"`
+	// PasswordManager names the password manager the process is (by its
+	// program, folder or signer: bitwarden, 1password, ...), or "". Its
+	// import reads the browsers' saved passwords the way a stealer does.
+	PasswordManager string `expr:"password_manager" json:"password_manager,omitempty"`
 	// GroupPolicyScript is set when the script runs from the domain's
 	// SYSVOL policy scripts folder, the way group policy deploys logon and
 	// startup scripts.
@@ -174,6 +178,14 @@ var elevationTools = setOf("sudo", "su", "doas", "pkexec", "runuser", "sudo.exe"
 // installedProgramPath reports whether the lowercased path p lies in an
 // installed-program folder: Program Files, the Configuration Manager
 // client's folder, /opt or /usr.
+// passwordManagers map the names password managers' programs, folders and
+// signers carry to the product.
+var passwordManagers = [][2]string{
+	{"bitwarden", "bitwarden"}, {"1password", "1password"}, {"agilebits", "1password"}, {"dashlane", "dashlane"},
+	{"lastpass", "lastpass"}, {"keepassxc", "keepassxc"}, {"keepass", "keepass"}, {"roboform", "roboform"},
+	{"nordpass", "nordpass"}, {"enpass", "enpass"}, {"keeper security", "keeper"}, {"keeperpasswordmanager", "keeper"},
+}
+
 func installedProgramPath(p string) bool {
 	return containsAnyTerm(p, `\program files\`, `\program files (x86)\`, `\windows\ccm\`) || strings.HasPrefix(p, "/opt/") || strings.HasPrefix(p, "/usr/")
 }
@@ -199,6 +211,7 @@ func readEndpointContext(d *doc, p processFacts, f *EndpointFields) {
 	c.RemoteManagement = f.Parent == "wsmprovhost.exe" || f.Parent == "sshd" || strings.Contains(strings.ToLower(d.str("originatorprocess")), "sshd")
 	text := strings.ToLower(rawCmd) + "\n" + c.DecodedCommand + "\n" + strings.ToLower(f.FilePath)
 	c.AutomationTool = firstMarker(text, automationMarkers)
+	c.PasswordManager = firstMarker(strings.ToLower(f.Process+"\n"+f.FilePath+"\n"+f.Signer), passwordManagers)
 	if c.AutomationTool == "" {
 		c.AutomationTool = firstMarker(launcherText(d, p), automationMarkers)
 	}
