@@ -54,7 +54,10 @@ func readGatewayJudgement(d *doc, f *EmailFields) {
 	readGatewayInsights(d, f)
 	ids := normKey(lowerJoin(d.scalarStrs("identifiers", "impersonationidentifiers")))
 	if containsAnyTerm(ids, "internalusername", "internaluser", "vipname") {
-		f.ImpersonatedInternal = true
+		// The recipient's own name on their personal mailbox is someone
+		// mailing themselves, not an impostor of a colleague.
+		f.NameIsRecipient = impersonatesOnlyRecipient(d)
+		f.ImpersonatedInternal = !f.NameIsRecipient
 	}
 	if containsAnyTerm(ids, "similarinternaldomain", "similarexternaldomain", "homoglyph") {
 		f.Lookalike = true
@@ -142,4 +145,26 @@ func verdictConfidence(d *doc) string {
 		return "high"
 	}
 	return ""
+}
+
+// impersonatesOnlyRecipient reports an impersonation hit whose matched
+// internal people (Mimecast's similarDomain, "Name <address>") are all
+// among the message's recipients.
+func impersonatesOnlyRecipient(d *doc) bool {
+	recipients := map[string]bool{}
+	for _, s := range d.strs(recipientKeys...) {
+		for _, a := range emailRe.FindAllString(strings.ToLower(s), 20) {
+			recipients[a] = true
+		}
+	}
+	matched := 0
+	for _, s := range d.strs("similardomain") {
+		for _, a := range emailRe.FindAllString(strings.ToLower(s), 20) {
+			if !recipients[a] {
+				return false
+			}
+			matched++
+		}
+	}
+	return matched > 0
 }

@@ -357,6 +357,10 @@ type EmailFields struct {
 	// ImpersonatedInternal is set when the gateway found the sender's
 	// display name to be one of the organisation's own people.
 	ImpersonatedInternal bool `expr:"impersonated_internal" json:"impersonated_internal,omitempty"`
+	// NameIsRecipient is set when the only person the gateway found the
+	// sender imitating is the recipient: someone mailing themselves from a
+	// personal mailbox, not an impostor of a colleague.
+	NameIsRecipient bool `expr:"name_is_recipient" json:"name_is_recipient,omitempty"`
 	// LinksOnSenderDomain is set when the message has links and every one
 	// stays on the sender's own domain or brand (docusign.net sending
 	// links to docusign.com).
