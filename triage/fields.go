@@ -494,6 +494,7 @@ func truncate(s string, n int) string {
 // Workspace audit events, Splunk and many webhooks list their details, and
 // its capitalised and key-named forms: Microsoft 365's audit log lists a
 // cmdlet's parameters as {"Name": "MoveToFolder", "Value": "RSS Feeds"},
+// Google's nested records sit in multiMessageValue,
 // and Entra ID risk detections their details as {"Key": ..., "Value": ...}.
 // The detail is then found under its own name like any other field.
 func namedParameter(m map[string]any) (string, any, bool) {
@@ -510,10 +511,15 @@ func namedParameter(m map[string]any) (string, any, bool) {
 	if name == "" {
 		return "", nil, false
 	}
-	for _, k := range []string{"value", "Value", "boolValue", "intValue", "multiValue", "multiStrValue"} {
+	for _, k := range []string{"value", "Value", "boolValue", "intValue", "multiValue", "multiStrValue", "multiMessageValue"} {
 		v, ok := m[k]
 		if !ok {
 			continue
+		}
+		if k == "multiMessageValue" {
+			// Google's nested records (a DLP rule's matched detectors)
+			// stay records; their own parameters are read where they are.
+			return normKey(name), v, true
 		}
 		if list, ok := v.([]any); ok {
 			parts := make([]string, 0, len(list))

@@ -62,8 +62,8 @@ type DataFields struct {
 // schemas), best effort for others.
 func readDataFields(d *doc) DataFields {
 	f := DataFields{
-		User:        d.str("userprincipalname", "actor", "user", "resourceowneremail", "email", "triggeringuseremail", "userid"),
-		Destination: d.str("recipientemailaddress", "recipient", "recipients", "destination", "instanceid", "targetdomain", "destinationdomain", "to"),
+		User:        d.str("userprincipalname", "resourceowneremail", "actor", "user", "email", "triggeringuseremail", "userid"),
+		Destination: d.str("recipientemailaddress", "recipient", "recipients", "resourcerecipients", "destination", "instanceid", "targetdomain", "destinationdomain", "to"),
 	}
 	if f.Destination == "" {
 		f.Destination = d.str("site", "url")
@@ -75,6 +75,12 @@ func readDataFields(d *doc) DataFields {
 	}
 	if n, ok := d.number("dlprulecount", "dlpdicthitcount", "detectormatchcount", "matchcount", "sensitivecount", "filecount", "recordcount"); ok && int(n) > f.Matches {
 		f.Matches = int(n)
+	}
+	// Google's DLP rule events list each matched detector with its count.
+	for _, v := range d.values("matchedcount") {
+		if n, ok := asNumber(v); ok && int(n) > f.Matches {
+			f.Matches = int(n)
+		}
 	}
 	dest := strings.ToLower(f.Destination)
 	destDomain := dest
