@@ -154,7 +154,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	if loc := normKey(cur.str("networklocation", "networklocationdetails", "networktype", "namedlocationtype")); strings.Contains(loc, "trusted") || strings.Contains(loc, "corporate") {
 		f.KnownNetwork = true
 	}
-	if corporateEgress(cur, netText) || gatewayASNs[asnText(f.ASN)] || oktaNetworkZone(cur) != "" {
+	if corporateEgress(cur, netText) || gatewayASNs[asnText(f.ASN)] || oktaNetworkZone(cur) != "" || networkOwnedByUsersOrg(cur, f.User) {
 		f.CorporateEgress, f.KnownNetwork = true, true
 	}
 	travelRisk := riskCompact + " " + normKey(cur.str("title", "alertname", "searchname", "rulename"))
@@ -425,6 +425,25 @@ func corporateEgress(cur *doc, netText string) bool {
 	}
 	names := strings.ToLower(netText + " " + lowerJoin(cur.strs("isp", "asorg", "asnorg", "organization", "networknames", "networkname", "tags", "asn", "srcasn", "sourceasn", "asname")))
 	return firstSubstring(names, corporateGateways) != ""
+}
+
+// networkOwnedByUsersOrg reports an address whose network record (its
+// ISP, AS organisation or registered name) names the user's own
+// organisation: the company's own office or VPN range, as the provider's
+// IP intelligence sees it. The organisation is the second-level label of
+// the user's e-mail domain, five letters at least, never a free-mail one.
+func networkOwnedByUsersOrg(cur *doc, user string) bool {
+	domain := registrableDomain(strings.ToLower(emailDomain(user)))
+	org := normKey(secondLevel(domain))
+	if len(org) < 5 || freeMailDomains[domain] {
+		return false
+	}
+	for _, name := range cur.strs("isp", "asorg", "asnorg", "asname", "ispname", "asnorganization") {
+		if strings.Contains(normKey(name), org) {
+			return true
+		}
+	}
+	return false
 }
 
 // scriptedAgents are user-agent prefixes of HTTP libraries and command-line
