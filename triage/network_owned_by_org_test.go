@@ -20,6 +20,9 @@ func TestNetworkRecordNamingTheUsersOrganisation(t *testing.T) {
 		{"olivia.grant@northwindlogistics.com", "Hetzner Online GmbH", false},
 		{"olivia.grant@gmail.com", "Google LLC", false},
 		{"j.doe@acme.io", "Acme Hosting", false},
+		{"r.lee@digitalco.com", "DigitalOcean, LLC", false},
+		{"j.ruiz@example.com", "Example Hosting Ltd", false},
+		{"j.ruiz@example.com", "Pacific Example Networks", false},
 	} {
 		if got := identityOf(signIn(c.user, c.isp)).CorporateEgress; got != c.want {
 			t.Errorf("%s on %q: corporate egress %v, want %v", c.user, c.isp, got, c.want)

@@ -154,7 +154,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	if loc := normKey(cur.str("networklocation", "networklocationdetails", "networktype", "namedlocationtype")); strings.Contains(loc, "trusted") || strings.Contains(loc, "corporate") {
 		f.KnownNetwork = true
 	}
-	if corporateEgress(cur, netText) || gatewayASNs[asnText(f.ASN)] || oktaNetworkZone(cur) != "" || networkOwnedByUsersOrg(cur, f.User) {
+	if corporateEgress(cur, netText) || gatewayASNs[asnText(f.ASN)] || oktaNetworkZone(cur) != "" || !f.Anonymizer && !f.Hosting && networkOwnedByUsersOrg(cur, f.User) {
 		f.CorporateEgress, f.KnownNetwork = true, true
 	}
 	travelRisk := riskCompact + " " + normKey(cur.str("title", "alertname", "searchname", "rulename"))
@@ -431,7 +431,10 @@ func corporateEgress(cur *doc, netText string) bool {
 // ISP, AS organisation or registered name) names the user's own
 // organisation: the company's own office or VPN range, as the provider's
 // IP intelligence sees it. The organisation is the second-level label of
-// the user's e-mail domain, five letters at least, never a free-mail one.
+// the user's e-mail domain, five letters at least, never a free-mail one,
+// and the record must start with it and name no hosting business: a
+// "Digital" company is no owner of DigitalOcean. Callers skip addresses
+// already read as anonymising or hosting.
 func networkOwnedByUsersOrg(cur *doc, user string) bool {
 	domain := registrableDomain(strings.ToLower(emailDomain(user)))
 	org := normKey(secondLevel(domain))
@@ -439,7 +442,7 @@ func networkOwnedByUsersOrg(cur *doc, user string) bool {
 		return false
 	}
 	for _, name := range cur.strs("isp", "asorg", "asnorg", "asname", "ispname", "asnorganization") {
-		if strings.Contains(normKey(name), org) {
+		if strings.HasPrefix(normKey(name), org) && firstSubstring(strings.ToLower(name), hostingProviders) == "" && !containsAnyTerm(strings.ToLower(name), "hosting", "cloud", "vps", "datacenter", "data center") {
 			return true
 		}
 	}
