@@ -80,7 +80,9 @@ import (
 // rules alone). fresh120 and fresh121 (an insurer's everyday queue, and
 // sign-ins and e-mail alone) followed after that round's fixes: 44 and 43
 // of 48 at first contact (87 of 96, 90.6%; 37 and 37 with the rules
-// alone).
+// alone). After that round, the unseen part stood at 4536 of 5328
+// (85.1%), the blind part at 127 of 144 (88.2%) and the rules part at 710
+// of 746 (95.2%); the floors stay.
 const (
 	rulesExactFloor  = 0.94
 	unseenExactFloor = 0.85
