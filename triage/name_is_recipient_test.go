@@ -1,7 +1,6 @@
 package triage
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -24,10 +23,7 @@ func TestImpersonationOfTheRecipientThemself(t *testing.T) {
 	if !f.Email.NameIsRecipient || f.Email.ImpersonatedInternal {
 		t.Errorf("own name: name is recipient %v, impersonated internal %v", f.Email.NameIsRecipient, f.Email.ImpersonatedInternal)
 	}
-	a, err := NewRuleAnalyzer().Analyze(context.Background(), Incident{IncidentType: "phishing", Severity: "low", RawData: self}, ExtractIndicators(self))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := analyze(t, Incident{IncidentType: "phishing", Severity: "low", RawData: self})
 	if !strings.Contains(a.Verdict.Reasoning, "email.name_is_recipient") {
 		t.Errorf("rule did not fire: %s", a.Verdict.Reasoning)
 	}

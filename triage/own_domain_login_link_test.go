@@ -1,7 +1,6 @@
 package triage
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -16,12 +15,7 @@ func TestOwnDomainLoginLinkIsNotHarvesting(t *testing.T) {
 			"recipients": []any{"m.okafor@ironvale.com"},
 			"urls":       []any{link},
 		}
-		inc := Incident{IncidentType: "phishing", Severity: "medium", RawData: raw}
-		a, err := NewRuleAnalyzer().Analyze(context.Background(), inc, ExtractIndicators(raw))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a.Verdict.Reasoning
+		return analyze(t, Incident{IncidentType: "phishing", Severity: "medium", RawData: raw}).Verdict.Reasoning
 	}
 	for _, c := range []struct{ sender, link string }{
 		{"selfservice@ironvale.com", "https://passwordreset.ironvale.com/showLogin.cc"},

@@ -1,7 +1,6 @@
 package triage
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -19,11 +18,7 @@ func TestPasswordManagerImportExplainsBrowserStoreRead(t *testing.T) {
 			"signature_status": signature,
 			"parent_details":   map[string]any{"filename": "explorer.exe"},
 		}
-		inc := Incident{IncidentType: "malware", Severity: "high", RawData: raw}
-		a, err := NewRuleAnalyzer().Analyze(context.Background(), inc, ExtractIndicators(raw))
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := analyze(t, Incident{IncidentType: "malware", Severity: "high", RawData: raw})
 		return strings.Contains(a.Verdict.Reasoning, "endpoint.password_manager_import")
 	}
 	bitwarden := `C:\Users\akim\AppData\Local\Programs\Bitwarden\Bitwarden.exe`
