@@ -98,9 +98,15 @@ func ownTenantHost(host string, orgDomains []string) bool {
 	if !ok || s != "sharepoint.com" {
 		return false
 	}
-	tenant := strings.TrimSuffix(strings.TrimSuffix(registrableDomain(host), ".sharepoint.com"), "-my")
+	return namesOrg(strings.TrimSuffix(strings.TrimSuffix(registrableDomain(host), ".sharepoint.com"), "-my"), orgDomains)
+}
+
+// namesOrg reports whether label is the name of one of the organisation's
+// domains (contoso for contoso.com), the way platforms name a customer's
+// tenant.
+func namesOrg(label string, orgDomains []string) bool {
 	for _, org := range orgDomains {
-		if name := secondLevel(org); name != "" && tenant == name {
+		if name := secondLevel(org); name != "" && label == name {
 			return true
 		}
 	}
@@ -156,23 +162,15 @@ var tenantPlatforms = []string{
 // (wd5.myworkday.com/contoso/login.htmld).
 var pathTenantPlatforms = []string{"myworkday.com"}
 
-// orgTenantLink reports whether a link on host with the given path leads to
-// the organisation's tenant on a tenant platform, named in the host or,
-// where the platform does so, in the path.
-func orgTenantLink(host, path string, orgDomains []string) bool {
-	if orgTenantOnPlatform(host, orgDomains) {
-		return true
-	}
+// orgTenantInPath reports whether a link on host with the given path
+// leads to the organisation's tenant on a platform that names the tenant
+// in the path.
+func orgTenantInPath(host, path string, orgDomains []string) bool {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	segment, _, _ := strings.Cut(strings.TrimPrefix(strings.ToLower(path), "/"), "/")
 	for _, p := range pathTenantPlatforms {
-		if host != p && !strings.HasSuffix(host, "."+p) {
-			continue
-		}
-		for _, org := range orgDomains {
-			if name := secondLevel(org); name != "" && segment == name {
-				return true
-			}
+		if (host == p || strings.HasSuffix(host, "."+p)) && namesOrg(segment, orgDomains) {
+			return true
 		}
 	}
 	return false
@@ -186,11 +184,8 @@ func orgTenantOnPlatform(host string, orgDomains []string) bool {
 		if !strings.HasSuffix(host, "."+p) {
 			continue
 		}
-		label, _, _ := strings.Cut(host, ".")
-		for _, org := range orgDomains {
-			if name := secondLevel(org); name != "" && label == name {
-				return true
-			}
+		if label, _, _ := strings.Cut(host, "."); namesOrg(label, orgDomains) {
+			return true
 		}
 	}
 	return false

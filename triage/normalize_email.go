@@ -92,7 +92,7 @@ func readEmailFields(d *doc, ind Indicators) EmailFields {
 		f.URLs = append(f.URLs, l.url)
 		hosts[host] = true
 		switch {
-		case ownTenantHost(host, m.orgDomains), orgTenantLink(host, u.Path, m.orgDomains), f.OwnTenantSender && sameBrandDomain(host, m.senderDomain):
+		case ownTenantHost(host, m.orgDomains), orgTenantInPath(host, u.Path, m.orgDomains), f.OwnTenantSender && sameBrandDomain(host, m.senderDomain):
 			f.OwnTenantLinks++
 		case isCustomerContentHost(host):
 			f.ContentHostLinks++

@@ -175,9 +175,6 @@ var gpoScriptRe = regexp.MustCompile(`(?i)\\\\[^\\]+\\sysvol\\[^\\]+\\(policies\
 // elevationTools run a person's command as another user.
 var elevationTools = setOf("sudo", "su", "doas", "pkexec", "runuser", "sudo.exe", "runas.exe")
 
-// installedProgramPath reports whether the lowercased path p lies in an
-// installed-program folder: Program Files, the Configuration Manager
-// client's folder, /opt or /usr.
 // passwordManagers map the names password managers' programs, folders and
 // signers carry to the product.
 var passwordManagers = [][2]string{
@@ -186,6 +183,9 @@ var passwordManagers = [][2]string{
 	{"nordpass", "nordpass"}, {"enpass", "enpass"}, {"keeper security", "keeper"}, {"keeperpasswordmanager", "keeper"},
 }
 
+// installedProgramPath reports whether the lowercased path p lies in an
+// installed-program folder: Program Files, the Configuration Manager
+// client's folder, /opt or /usr.
 func installedProgramPath(p string) bool {
 	return containsAnyTerm(p, `\program files\`, `\program files (x86)\`, `\windows\ccm\`) || strings.HasPrefix(p, "/opt/") || strings.HasPrefix(p, "/usr/")
 }

@@ -58,10 +58,11 @@ func oneLoginEvent(raw map[string]any) map[string]any {
 		add("eventType", kind.event)
 		add("outcome", kind.outcome)
 	}
-	actor, hasActor := asNumber(raw["actor_user_id"])
-	user, _ := asNumber(raw["user_id"])
-	if int(id) == oneLoginOwnPasswordChange && (!hasActor || actor == user) {
-		add("eventType", "user.account.update_password (OneLogin USER_CHANGED_PASSWORD)")
+	if int(id) == oneLoginOwnPasswordChange {
+		actor, hasActor := asNumber(raw["actor_user_id"])
+		if user, _ := asNumber(raw["user_id"]); !hasActor || actor == user {
+			add("eventType", "user.account.update_password (OneLogin USER_CHANGED_PASSWORD)")
+		}
 	}
 	add("userPrincipalName", raw["login_name"])
 	add("ipAddress", raw["ipaddr"])

@@ -234,7 +234,7 @@ func assessLinks(m emailMessage, lookalikeSender, authPassed bool) linkFindings 
 		own := m.senderDomain != "" && reg == senderReg && !lookalikeSender && authPassed
 		// The recipients' own domain serves their own sign-in pages; a
 		// harvesting page cannot be hosted there without a breach of its own.
-		orgOwn := slices.Contains(m.orgDomains, reg) || m.internal && reg == senderReg || orgTenantLink(host, u.Path, m.orgDomains)
+		orgOwn := slices.Contains(m.orgDomains, reg) || m.internal && reg == senderReg || orgTenantOnPlatform(host, m.orgDomains) || orgTenantInPath(host, u.Path, m.orgDomains)
 		addr, ipErr := netip.ParseAddr(host)
 		isIP := ipErr == nil && addr.IsValid()
 		if isIP && lf.rawIP == "" {
