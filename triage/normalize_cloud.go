@@ -210,7 +210,8 @@ func readCloudFields(format string, d *doc) CloudFields {
 		f.ConsoleLogin && (idType == "assumedrole" || idType == "samluser" || idType == "webidentityuser")
 
 	network := lowerJoin(d.strs("asn", "asnorg", "asorg", "isp", "org", "organization", "autonomoussystem", "sourceipasn", "clientasn", "clientipowner", "threattype", "sourceiplabel", "location", "name"))
-	f.Tor = strings.Contains(text, "tor exit") || strings.Contains(compact, "torexit") || strings.Contains(compact, "toripcaller") || containsTerm(lowerJoin(d.strs("threattype")), "tor")
+	f.Tor = strings.Contains(text, "tor exit") || strings.Contains(compact, "torexit") || strings.Contains(compact, "toripcaller") || containsTerm(lowerJoin(d.strs("threattype")), "tor") ||
+		torExit(d.scalarStr("sourceipaddress", "callerip", "calleripaddress", "actorip", "ipaddress", "clientip", "sourceip"), signInASN(d))
 	f.Hosting = firstSubstring(network, bulletproofHosts) != "" || hostingASN(signInASN(d))
 	f.CorporateEgress = affirmedPhrase(text, "corporate egress", "office nat", "office egress", "named location", "corporate network", "corporate proxy", "company vpn") != ""
 	f.NewCountry = newCloudCountry(d)

@@ -63,7 +63,7 @@ func readSignInFields(cur, prev *doc) IdentityFields {
 	netText := lowerJoin(cur.strs(networkKeys...))
 	riskText := lowerJoin(cur.strs(riskListKeys...))
 	riskCompact := normKey(riskText)
-	if v, ok := cur.boolean("istor", "tor", "torexitnode", "istorexitnode"); ok && v || containsTerm(netText, "tor") || containsTerm(riskText, "tor") {
+	if v, ok := cur.boolean("istor", "tor", "torexitnode", "istorexitnode"); ok && v || containsTerm(netText, "tor") || containsTerm(riskText, "tor") || torExit(f.SourceIP, signInASN(cur)) {
 		f.Tor, f.Anonymizer = true, true
 	}
 	if anonymisingInfra(cur, netText, riskCompact) != "" {

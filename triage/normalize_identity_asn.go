@@ -18,6 +18,37 @@ var hostingASNs = setOf("14061", "24940", "16276", "63949", "20473", "9009", "60
 	"212238", "12876", "47583", "8560", "46606", "62240",
 	"197540", "53667", "49981", "202425", "9123", "44477", "210644", "40021", "141995")
 
+// torExitASNs are autonomous systems of non-profits that exist to run Tor
+// exit relays: Stiftung Erneuerbare Freiheit (formerly Zwiebelfreunde),
+// the Foundation for Applied Privacy, Emerald Onion and F3 Netze. Traffic
+// from them is Tor traffic whatever the alert calls it.
+var torExitASNs = setOf("60729", "208323", "396507", "205100")
+
+// torExitPrefixes are the address blocks those operators announce for
+// their exits, for alerts that give the address without its network.
+var torExitPrefixes = []netip.Prefix{
+	netip.MustParsePrefix("185.220.100.0/22"),
+	netip.MustParsePrefix("109.70.100.0/24"),
+}
+
+// torExit reports an address in torExitPrefixes or an autonomous system
+// number in torExitASNs.
+func torExit(ip, asn string) bool {
+	if torExitASNs[asnText(asn)] {
+		return true
+	}
+	addr, err := netip.ParseAddr(strings.TrimSpace(ip))
+	if err != nil {
+		return false
+	}
+	for _, p := range torExitPrefixes {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
+}
+
 // signInASN returns the autonomous system number the payload states for
 // the sign-in's address, as text, whether given as a number, a string
 // ("AS14061") or a list of one.
