@@ -22,6 +22,11 @@ func TestEndpointBehaviourReadsTheWholeProcessTree(t *testing.T) {
 		{"ordinary bash", map[string]any{"process_name": "bash", "parent_name": "sshd", "process_cmdline": "bash -lc 'tail -f /var/log/app.log'"}, false, false, 0, ""},
 		// Redis never runs a shell; PostgreSQL runs its archive_command through one.
 		{"a shell under an exposed cache", map[string]any{"comm": "chattr", "parent_name": "sh", "grandparent_process": "/usr/bin/redis-server 0.0.0.0:6379"}, false, true, 0, ""},
+		// Cortex XDR names the acting shell and the chain's root, no parent.
+		{"a shell whose chain an iis worker started", map[string]any{"actor_process_image_name": "cmd.exe", "actor_process_command_line": `cmd.exe /c cd /d "C:\\inetpub\\owa\\auth"&whoami&nltest /dclist:corp.local&echo [S]`,
+			"causality_actor_process_image_name": "w3wp.exe"}, false, true, 1, ""},
+		{"a shell with its own parent under a web server", map[string]any{"actor_process_image_name": "cmd.exe", "parent_name": "backup.exe",
+			"causality_actor_process_image_name": "w3wp.exe"}, false, false, 0, ""},
 		{"a database archiving its log", map[string]any{"process_name": "cp", "parent_name": "sh", "grandparent_process": "postgres: archiver"}, false, false, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

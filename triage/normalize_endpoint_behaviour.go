@@ -299,8 +299,11 @@ func readEndpointBehaviour(d *doc, p processFacts, f *EndpointFields) {
 	// Execution:Runtime/ReverseShell, EDR detections titled so).
 	b.ReverseShell = reverseShell(commands, d.text)
 	// XDR products put the shell as the actor and the command it ran as
-	// the action, so the server is then the grandparent.
-	b.ServerSpawnsShell = serverRuntimes[f.Parent] && shells[f.Process] || serverRuntimes[p.GrandparentName] && shells[f.Parent]
+	// the action, so the server is then the grandparent; when they name
+	// no parent, the root of the chain (the causality actor) started the
+	// shell itself.
+	b.ServerSpawnsShell = serverRuntimes[f.Parent] && shells[f.Process] || serverRuntimes[p.GrandparentName] && shells[f.Parent] ||
+		f.Parent == "" && serverRuntimes[p.GrandparentName] && shells[f.Process]
 	b.AdminGroupAdd = adminGroupAddRe.MatchString(commands) || adminGroupAddRe.MatchString(d.text)
 	for _, re := range discoveryCommands {
 		if re.MatchString(commands) {
