@@ -26,3 +26,23 @@ func TestARuleDescriptionsBackgroundIsNotWhatRan(t *testing.T) {
 		t.Error("a real LSASS dump was not read")
 	}
 }
+
+// TestWhatABehaviourCouldIndicateNamesNoFamily holds that a behavioural
+// alert's note on what the behaviour can indicate ("This can indicate a
+// dropper delivering a malicious payload") does not name the file a
+// malware family; a detection name that does still counts.
+func TestWhatABehaviourCouldIndicateNamesNoFamily(t *testing.T) {
+	const desc = "A process dropped an executable file to disk and then launched it. This can indicate a dropper delivering a malicious payload."
+	if got := withoutBackground(desc); got != "A process dropped an executable file to disk and then launched it. " {
+		t.Errorf("kept %q", got)
+	}
+	alert := func(title string) map[string]any {
+		return map[string]any{"title": title, "description": desc}
+	}
+	if name, term := firstDetection(detectionTexts(newDoc(alert("Suspicious file dropped and launched"))), malwareFamilyTerms); name != "" {
+		t.Errorf("family %q read from %q", term, name)
+	}
+	if name, _ := firstDetection(detectionTexts(newDoc(alert("TrojanDropper:Win32/Emotet"))), malwareFamilyTerms); name == "" {
+		t.Error("a family named in the detection was not read")
+	}
+}
