@@ -52,7 +52,7 @@ var (
 // everything but letters and digits dropped (see doc.compactText); plain
 // substrings, since every alert is checked.
 var mailRuleMarkers = []string{"inboxrule", "mailboxrule", "forwardingrule", "inboxforwarding", "inboxmanipulation",
-	"emailforwarding", "mailforwarding", "forwardingsmtpaddress", "deliverforwarding"}
+	"emailforwarding", "mailforwarding", "forwardingsmtpaddress", "forwardingaddress", "deliverforwarding"}
 
 // mailRuleKeys hold a rule's name, conditions and actions, as parameters
 // or as text.
