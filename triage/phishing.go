@@ -15,7 +15,9 @@ const (
 	groupAuthFailed      = "auth_failed"
 )
 
-var phishingThresholds = thresholds{malicious: 0.70, suspicious: 0.25, benign: -0.25, maxPositiveForBenign: 0.30}
+// phishingThresholds: see malwareThresholds for how the malicious bar
+// was set.
+var phishingThresholds = thresholds{malicious: 0.75, suspicious: 0.25, benign: -0.25, maxPositiveForBenign: 0.30}
 
 // credentialKeywords in a link's path or query are typical of pages that
 // harvest credentials.
