@@ -57,3 +57,19 @@ func TestUnnamedPrivacyRelayIsReadFromItsAddressAndBrowser(t *testing.T) {
 		{"Safari from an address outside the block", withFields(risk, map[string]any{"ipAddress": "185.220.101.4"}), false},
 	})
 }
+
+// Without a second factor or a known device on record, the provider's own
+// low rating of the relay's anonymous address is the proof; a medium or
+// high rating is not.
+func TestPrivacyRelayTheProviderRatedLow(t *testing.T) {
+	const safari = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.4 Mobile/15E148 Safari/604.1"
+	risk := map[string]any{
+		"riskEventType": "anonymizedIPAddress", "riskLevel": "low", "riskState": "atRisk", "riskDetail": "none", "activity": "signin",
+		"ipAddress": "172.226.148.23", "userPrincipalName": "priyanka.shah@cascadiahealth.example",
+		"additionalInfo": `[{"Key":"userAgent","Value":"` + safari + `"}]`,
+	}
+	checkFires(t, "identity.privacy_relay_with_proof", "suspicious_login", "low", []fireCase{
+		{"rated low", risk, true},
+		{"rated medium", withFields(risk, map[string]any{"riskLevel": "medium"}), false},
+	})
+}
