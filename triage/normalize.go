@@ -221,9 +221,12 @@ var formatProbes = []formatProbe{
 // fixed family (Graph security alerts, GuardDuty, Splunk notables) are told
 // apart by their category, type or security domain.
 func detectShape(raw map[string]any, d *doc) (shape, format string) {
-	keys := map[string]bool{}
+	keys, filled := map[string]bool{}, map[string]bool{}
 	for _, e := range d.entries {
 		keys[e.key] = true
+		if e.val != nil && e.val != "" {
+			filled[e.key] = true
+		}
 	}
 	for _, p := range formatProbes {
 		ok := true
@@ -274,7 +277,10 @@ func detectShape(raw map[string]any, d *doc) (shape, format string) {
 			return "endpoint", ""
 		}
 	}
-	return contentShape(keys), ""
+	// A log format that lists every field it could carry (PAN-OS names a
+	// sender, subject and recipient on every threat record) is guessed
+	// from the fields that hold something.
+	return contentShape(filled), ""
 }
 
 // processEventCodes are the Windows event IDs of a program started or a
