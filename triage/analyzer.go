@@ -210,6 +210,18 @@ func (ev *evidence) strongest() float64 {
 	return m
 }
 
+// strongestFinding is strongest over the signals that are findings, not
+// context (see signal.context): a reported severity is no red flag.
+func (ev *evidence) strongestFinding() float64 {
+	var m float64
+	for _, sg := range ev.signals {
+		if !sg.context && sg.weight > m {
+			m = sg.weight
+		}
+	}
+	return m
+}
+
 func (ev *evidence) reasoning(class string) string {
 	var b strings.Builder
 	b.WriteString(ev.label)

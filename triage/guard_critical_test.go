@@ -28,3 +28,22 @@ func TestGuardCriticalKeepsRedFlagsOutOfBenign(t *testing.T) {
 		}
 	}
 }
+
+// The product's own critical rating is context, not a red flag: a
+// critical alert whose only positive signals are its rating and its
+// observables may be closed (a vulnerability scanner's Log4j probe), one
+// with a finding besides may not.
+func TestGuardCriticalIgnoresTheReportedRating(t *testing.T) {
+	critical := Fields{Severity: 4}
+	ev := &evidence{}
+	ev.addContext(0.30, "reported severity is critical")
+	ev.addContext(0.10, "6 observables give material to investigate")
+	ev.addGrouped("", -0.40, "the activity comes from the organisation's own vulnerability scanner")
+	if got := guardCritical(critical, ev, ClassBenign); got != ClassBenign {
+		t.Errorf("rating alone kept it open: %s", got)
+	}
+	ev.addGrouped("", 0.25, "the product classes the destination as command and control")
+	if got := guardCritical(critical, ev, ClassBenign); got != ClassSuspicious {
+		t.Errorf("a finding besides the rating did not keep it open: %s", got)
+	}
+}

@@ -86,7 +86,8 @@ const testingGroup = "security_testing"
 // wording alone does not close it.
 const nearConclusive = 0.6
 
-// guardCritical keeps a critical alert with any real malicious evidence,
+// guardCritical keeps a critical alert with any real malicious evidence
+// (a finding; its reported rating is context, see signal.context),
 // and any alert with a near-conclusive finding or a rule that keeps it
 // open (see Rule.KeepsOpen) that no rule resolved, out of the benign
 // class: wrongly closing one costs far more than reviewing it.
@@ -96,7 +97,7 @@ const nearConclusive = 0.6
 // alerts by design. Other explaining rules (a stale password after the
 // account's own change) still leave a critical alert open.
 func guardCritical(f Fields, ev *evidence, class string) string {
-	redFlag := f.Severity >= 4 && ev.strongest() >= 0.2 || (ev.strongest() >= nearConclusive || ev.keptOpen) && !ev.resolved
+	redFlag := f.Severity >= 4 && ev.strongestFinding() >= 0.2 || (ev.strongest() >= nearConclusive || ev.keptOpen) && !ev.resolved
 	if class == ClassBenign && redFlag && !ev.exercise {
 		return ClassSuspicious
 	}
