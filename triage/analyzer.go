@@ -200,22 +200,18 @@ func (ev *evidence) score() float64 {
 
 // strongest returns the largest positive weight, used to stop a pile of
 // benign context from hiding one serious red flag.
-func (ev *evidence) strongest() float64 {
-	var m float64
-	for _, sg := range ev.signals {
-		if sg.weight > m {
-			m = sg.weight
-		}
-	}
-	return m
-}
+func (ev *evidence) strongest() float64 { return ev.largestWeight(false) }
 
 // strongestFinding is strongest over the signals that are findings, not
 // context (see signal.context): a reported severity is no red flag.
-func (ev *evidence) strongestFinding() float64 {
+func (ev *evidence) strongestFinding() float64 { return ev.largestWeight(true) }
+
+// largestWeight returns the largest positive weight, over the findings
+// alone when findingsOnly is set.
+func (ev *evidence) largestWeight(findingsOnly bool) float64 {
 	var m float64
 	for _, sg := range ev.signals {
-		if !sg.context && sg.weight > m {
+		if sg.weight > m && !(findingsOnly && sg.context) {
 			m = sg.weight
 		}
 	}

@@ -211,7 +211,7 @@ func readCloudFields(format string, d *doc) CloudFields {
 
 	network := lowerJoin(d.strs("asn", "asnorg", "asorg", "isp", "org", "organization", "autonomoussystem", "sourceipasn", "clientasn", "clientipowner", "threattype", "sourceiplabel", "location", "name"))
 	f.Tor = strings.Contains(text, "tor exit") || strings.Contains(compact, "torexit") || strings.Contains(compact, "toripcaller") || containsTerm(lowerJoin(d.strs("threattype")), "tor") ||
-		torExit(d.scalarStr("sourceipaddress", "callerip", "calleripaddress", "actorip", "ipaddress", "clientip", "sourceip"), signInASN(d))
+		torExit(d.scalarStr(callerAddressKeys...), signInASN(d))
 	f.Hosting = firstSubstring(network, bulletproofHosts) != "" || hostingASN(signInASN(d))
 	f.CorporateEgress = affirmedPhrase(text, "corporate egress", "office nat", "office egress", "named location", "corporate network", "corporate proxy", "company vpn") != ""
 	f.NewCountry = newCloudCountry(d)
